@@ -1,0 +1,28 @@
+# recurlab: a thin front over CMake. `make` builds, `make test` builds and runs the tests,
+# `make exp-<name>` runs an experiment (ARGS="..." passes options to its binary).
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_ARGS ?=
+ARGS ?=
+
+.PHONY: all deps configure build test figures clean \
+        exp-variance exp-speed exp-classification
+
+all: build
+
+deps:
+	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)

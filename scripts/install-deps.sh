@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the Debian packages recurlab needs (design.md §2) that are missing.
+# Idempotent: with everything present it installs nothing. `--check` only reports, exit 1 if
+# something is missing.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake git pkg-config ccache
+  libtorch-dev                      # LibTorch 1.13 (CPU)
+  libopenblas0-pthread libopenblas-pthread-dev  # without it every matmul is 5-10x slower
+  libhdf5-dev hdf5-tools            # HDF5 C++ API; h5dump to read the logs
+  libboost-program-options-dev
+  nlohmann-json3-dev
+  libgnuplot-iostream-dev gnuplot-nox
+  libgtest-dev
+  libsentencepiece-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  [[ "$p" == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [[ "${1:-}" == "--check" ]]; then
+  if ((${#missing[@]})); then
+    echo "recurlab: missing Debian packages: ${missing[*]}" >&2
+    exit 1
+  fi
+  exit 0
+fi
+
+if ((${#missing[@]} == 0)); then
+  echo "recurlab: all dependencies are installed"
+  exit 0
+fi
+
+echo "recurlab: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "recurlab: need root (or sudo) to apt-get install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "recurlab: dependencies installed"
