@@ -1,0 +1,10 @@
+#pragma once
+// One registration function per model family; registerBuiltinEncoders() calls them all.
+namespace recurlab::models {
+
+void registerSruEncoders();
+void registerLstmEncoders();
+
+void registerBuiltinEncoders();
+
+}  // namespace recurlab::models
