@@ -338,6 +338,15 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& g
 
 namespace {
 
+// torch::autograd::Function cannot take undefined tensors, so optional inputs cross its
+// boundary as empty placeholders.
+Tensor placeholderIfUndefined(const Tensor& t, const Tensor& like) {
+  return t.defined() ? t : torch::empty({0}, like.options().requires_grad(false));
+}
+Tensor undefinedIfPlaceholder(const Tensor& t) {
+  return (!t.defined() || t.numel() == 0) ? Tensor() : t;
+}
+
 class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
@@ -346,6 +355,10 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                                                 int64_t hidden_size, bool bidirectional,
                                                 int64_t skip, double alpha) {
     SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
+    x = undefinedIfPlaceholder(x);
+    c0 = undefinedIfPlaceholder(c0);
+    mask_c = undefinedIfPlaceholder(mask_c);
+    mask_pad = undefinedIfPlaceholder(mask_pad);
     SruForwardResult res = sruRecurrenceForward(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
     ctx->save_for_backward({u, x, weight_c, bias, c0, res.c, mask_c, mask_pad});
     ctx->saved_data["hidden_size"] = hidden_size;
@@ -363,9 +376,10 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                              ctx->saved_data["bidirectional"].toBool(),
                              static_cast<SruSkip>(ctx->saved_data["skip"].toInt()),
                              ctx->saved_data["alpha"].toDouble()};
-    SruBackwardResult g = sruRecurrenceBackward(grads[0], grads[1], saved[0], saved[1], saved[2],
-                                                saved[3], saved[4], saved[5], saved[6],
-                                                saved[7], opt);
+    SruBackwardResult g = sruRecurrenceBackward(
+        grads[0], grads[1], saved[0], undefinedIfPlaceholder(saved[1]), saved[2], saved[3],
+        undefinedIfPlaceholder(saved[4]), saved[5], undefinedIfPlaceholder(saved[6]),
+        undefinedIfPlaceholder(saved[7]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u,   g.grad_x,   g.grad_weight_c, g.grad_bias,
             c0_defined ? g.grad_c0 : Tensor(),
@@ -381,7 +395,10 @@ std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor
                                   const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
   checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
-  return SruRecurrenceFunction::apply(u, skip_x, weight_c, bias, c0, mask_c, mask_pad,
+  return SruRecurrenceFunction::apply(u, placeholderIfUndefined(skip_x, u), weight_c, bias,
+                                      placeholderIfUndefined(c0, u),
+                                      placeholderIfUndefined(mask_c, u),
+                                      placeholderIfUndefined(mask_pad, u).to(torch::kBool),
                                       opt.hidden_size, opt.bidirectional,
                                       static_cast<int64_t>(opt.skip), opt.alpha);
 }
