@@ -29,6 +29,10 @@ exp-variance: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target exp_variance recurlab_analyze
 	$(BUILD)/exp_variance $(ARGS)
 
+exp-speed: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target exp_speed recurlab_analyze
+	$(BUILD)/exp_speed $(ARGS)
+
 # Regenerates report.md, figures and summary.json of every run from its log.h5 alone.
 figures: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze
