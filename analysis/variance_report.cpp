@@ -93,7 +93,8 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
     if (const auto* s = std::get_if<std::string>(&*d)) report.paragraph("Input: " + *s + ".");
   const auto biases = distinct(t, "highway_bias", true);
   const auto alphas = distinct(t, "alpha", false);
-  const double layers = *std::max_element(t.column("layer").begin(), t.column("layer").end());
+  const std::vector<double> layer_column = t.column("layer");
+  const double layers = *std::max_element(layer_column.begin(), layer_column.end());
 
   // Figure: one column per b; top Var[c]/Var[x], bottom Var[h]/Var[x].
   Figure fig;

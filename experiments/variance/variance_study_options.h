@@ -13,10 +13,10 @@ struct SruVarianceOptions {
   int64_t layers = 20;
   int64_t hidden = 512;   // d; pretrained vectors use their own dimension instead
   int64_t length = 256;   // L of the synthetic sequences
-  int64_t samples = 128;  // synthetic sequences per configuration
+  int64_t samples = 64;   // synthetic sequences per configuration
   int64_t batch = 32;     // sequences per forward pass (bounds memory)
   int64_t burn_in = 32;   // synthetic: first steps left out (c starts at 0, not stationary)
-  int64_t sentences = 1024;  // MR sentences per configuration
+  int64_t sentences = 512;  // MR sentences per configuration
   double input_std = 0.1;    // iid/correlated inputs and the random embedding table
   std::vector<double> highway_biases{0.0, -1.0, -2.0, -3.0};
   std::vector<bool> alphas{false, true};
