@@ -11,9 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#ifndef RECURLAB_GIT_COMMIT
-#define RECURLAB_GIT_COMMIT "unknown"
-#endif
+#include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {
 
