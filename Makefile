@@ -26,3 +26,10 @@ test: build
 
 clean:
 	rm -rf $(BUILD)
+
+# Text classification (seed 000 B.1): the quick default unless ARGS says otherwise, e.g.
+#   make exp-classification ARGS="--config configs/classification/full.json --shard 0/8 --run-id full"
+# Fetches the classification data into ./data first when it is missing.
+exp-classification: build
+	@[ -d data/classification ] || scripts/get-data.sh classification
+	$(BUILD)/recurlab_classification $(ARGS)

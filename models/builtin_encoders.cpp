@@ -5,6 +5,7 @@ namespace recurlab::models {
 void registerBuiltinEncoders() {
   registerSruEncoders();
   registerLstmEncoders();
+  registerCnnEncoders();
 }
 
 }  // namespace recurlab::models

@@ -4,6 +4,7 @@ namespace recurlab::models {
 
 void registerSruEncoders();
 void registerLstmEncoders();
+void registerCnnEncoders();
 
 void registerBuiltinEncoders();
 
