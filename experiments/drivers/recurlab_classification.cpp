@@ -1,6 +1,9 @@
 // Text classification benchmark (seed 000 B.1, design.md §6): `make exp-classification`.
 // Thin driver: command line -> checked config -> run folder and log -> units of work ->
 // report (recurlab_analyze).
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -19,6 +22,17 @@ std::string defaultConfig() {
   const std::string relative = "configs/classification/quick.json";
   if (std::filesystem::exists(relative)) return relative;
   return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
+}
+
+// OpenBLAS's own thread pool inside LibTorch's intra-op threads oversubscribes the cores:
+// measured on CR with a 2-core machine under load, epochs ran 3x (CNN) to 17x (LSTM) slower
+// than with OpenBLAS single-threaded. The classifiers' GEMMs are small (batch 32), so OpenBLAS
+// runs on one thread unless OPENBLAS_NUM_THREADS says otherwise.
+void singleThreadedOpenBlas() {
+  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(1);
 }
 
 }  // namespace
@@ -41,6 +55,7 @@ int main(int argc, char** argv) {
         std::cout << "  " << name << ": " << recurlab::models::encoderDescription(name) << "\n";
       return 0;
     }
+    singleThreadedOpenBlas();
     const int threads = recurlab::applyThreadCount(cl.threads);
     const auto config = ClassificationConfig::fromJson(cl.config);
     ClassificationExperiment experiment(config, cl.data_dir, cl.shard);

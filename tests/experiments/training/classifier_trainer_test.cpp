@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "experiments/runtime/thread_count.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {
@@ -33,6 +34,7 @@ models::TextClassifier toyModel() {
 }
 
 TEST(ClassifierTrainer, LearnsAToyTaskDeterministically) {
+  applyThreadCount(1);  // tiny model: threads only add overhead on a busy CI machine
   const auto data = toyData(100);
   TrainOptions o;
   o.max_epochs = 15;
