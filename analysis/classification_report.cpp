@@ -186,7 +186,9 @@ void buildClassificationReport(const RunReader& run, Report& report) {
 
   report.heading(2, "Time per epoch");
   report.paragraph("Mean training seconds per epoch (evaluation excluded) and the model's trainable parameters.");
-  MarkdownTable time(headers, std::vector<MarkdownTable::Align>(headers.size(), MarkdownTable::Align::Right));
+  auto time_headers = headers;
+  time_headers.back() = "parameters";
+  MarkdownTable time(time_headers, std::vector<MarkdownTable::Align>(headers.size(), MarkdownTable::Align::Right));
   Figure time_fig;
   time_fig.title = "Training time per epoch";
   Panel time_panel;
@@ -215,7 +217,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
       s.x.push_back(static_cast<double>(di + 1));
       s.y.push_back(st.mean);
     }
-    row.push_back(std::to_string(params) + " params");
+    row.push_back(std::to_string(params));
     time.addRow(row);
     time_panel.series.push_back(s);
   }

@@ -63,7 +63,8 @@ torch::Tensor TextClassifierImpl::forward(const torch::Tensor& tokens,
                                           const torch::Tensor& lengths) {
   auto x = embed_dropout_->forward(embedding_->forward(tokens));  // (L, B, E)
   auto h = encoder_->encode(x, mask_pad);
-  auto pooled = poolOverTime(h, mask_pad, lengths, encoder_->preferredPooling());
+  auto pooled = poolOverTime(h, mask_pad, lengths,
+                             options_.pooling.value_or(encoder_->preferredPooling()));
   return output_->forward(dropout_->forward(pooled));
 }
 

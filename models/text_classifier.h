@@ -8,6 +8,7 @@
 #include <torch/nn/pimpl.h>
 
 #include <memory>
+#include <optional>
 
 #include "models/sequence_encoder.h"
 
@@ -22,6 +23,8 @@ struct TextClassifierOptions {
   // When set (vocab_size, embed_dim), the embedding starts from it and stays fixed (Kim's
   // static vectors); otherwise it starts at U(-0.25, 0.25) and is trained.
   torch::Tensor pretrained;
+  // Pooling over time; unset = the encoder's preferredPooling().
+  std::optional<Pooling> pooling;
 };
 
 class TextClassifierImpl : public torch::nn::Module {

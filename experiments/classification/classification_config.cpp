@@ -20,8 +20,12 @@ std::string joined(const std::vector<std::string>& xs) {
 // Builds the encoder and reads the train keys of one concrete config: the checks of the
 // registry factory and TrainOptions, run before any work.
 void checkConcreteUnit(const nlohmann::json& unit, const std::string& where) {
-  const auto train = TrainOptions::fromJson(unit.at("train"), where + " train");
-  models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"), train.embed_dim);
+  const auto train = TrainOptions::fromJson(unit.at("train"), where + ".train");
+  try {
+    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"), train.embed_dim);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ".config: " + e.what());
+  }
 }
 
 }  // namespace
@@ -87,6 +91,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
     if (spec.encoder.empty())
       throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
                                   joined(models::encoderNames()));
+    spec.pooling = m.getString("pooling", "auto", {"auto", "last", "mean", "max"});
     spec.config = m.getJson("config", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
     m.finish();
@@ -116,7 +121,7 @@ const ClassificationModelSpec& ClassificationConfig::model(const std::string& na
 nlohmann::json ClassificationConfig::unitTemplate(const ClassificationModelSpec& m) const {
   nlohmann::json train = this->train;
   for (auto it = m.train.begin(); it != m.train.end(); ++it) train[it.key()] = it.value();
-  return {{"encoder", m.encoder}, {"model", m.config}, {"train", train}};
+  return {{"encoder", m.encoder}, {"pooling", m.pooling}, {"model", m.config}, {"train", train}};
 }
 
 }  // namespace recurlab::experiments

@@ -18,6 +18,7 @@ struct ClassificationModelSpec {
   std::string encoder;     // registry name, e.g. "sru"
   nlohmann::json config;   // the encoder's keys (may hold search spaces)
   nlohmann::json train;    // overrides of the shared "train" keys (may hold search spaces)
+  std::string pooling = "auto";  // auto (the encoder's preference), last, mean or max
 };
 
 struct ClassificationConfig {
@@ -37,7 +38,7 @@ struct ClassificationConfig {
   static ClassificationConfig fromJson(const nlohmann::json& config);
 
   const ClassificationModelSpec& model(const std::string& name) const;
-  // {"encoder": ..., "model": {...}, "train": {...}} with the model's train overrides applied;
+  // {"encoder": ..., "pooling": ..., "model": {...}, "train": {...}} with the model's train overrides applied;
   // still holding its search spaces.
   nlohmann::json unitTemplate(const ClassificationModelSpec& model) const;
   bool searches() const { return trials > 1; }

@@ -259,6 +259,10 @@ ClassificationRunReport ClassificationExperiment::run(Hdf5RunLog& log, const std
     head.embed_dropout = train.embed_dropout;
     head.dropout = train.dropout;
     head.pretrained = embedding.pretrained;
+    const std::string pooling = unit_json.value("pooling", "auto");
+    if (pooling == "last") head.pooling = models::Pooling::Last;
+    if (pooling == "mean") head.pooling = models::Pooling::Mean;
+    if (pooling == "max") head.pooling = models::Pooling::Max;
     models::TextClassifier model(head, encoder);
     int64_t parameters = 0;
     for (const auto& p : model->parameters())
