@@ -9,6 +9,7 @@ void registerBuiltinEncoders() {
   registerRationalEncoders();
   registerSelfIruEncoders();
   registerGatedConvEncoders();
+  registerCnnEncoders();
 }
 
 }  // namespace recurlab::models

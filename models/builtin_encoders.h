@@ -8,6 +8,7 @@ void registerQrnnEncoders();
 void registerRationalEncoders();
 void registerSelfIruEncoders();
 void registerGatedConvEncoders();
+void registerCnnEncoders();
 
 void registerBuiltinEncoders();
 

@@ -18,6 +18,11 @@ const nlohmann::json* JsonOptions::find(const std::string& key) {
   return it == object_.end() ? nullptr : &*it;
 }
 
+nlohmann::json JsonOptions::getJson(const std::string& key, const nlohmann::json& fallback) {
+  const auto* v = find(key);
+  return v ? *v : fallback;
+}
+
 bool JsonOptions::has(const std::string& key) const { return object_.contains(key); }
 
 void JsonOptions::fail(const std::string& key, const std::string& expected) const {

@@ -21,6 +21,8 @@ class JsonOptions {
                         const std::vector<std::string>& accepted = {});
   std::vector<int64_t> getIntList(const std::string& key, const std::vector<int64_t>& fallback,
                                   int64_t min, int64_t max);
+  // Any JSON value, unchecked (the caller checks it): nested objects, lists of names.
+  nlohmann::json getJson(const std::string& key, const nlohmann::json& fallback);
   bool has(const std::string& key) const;
 
   // Throws std::invalid_argument naming every unknown key and the accepted ones.

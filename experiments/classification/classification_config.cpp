@@ -1,0 +1,127 @@
+#include "experiments/classification/classification_config.h"
+
+#include <stdexcept>
+
+#include "experiments/data/classification_datasets.h"
+#include "experiments/search/search_space.h"
+#include "experiments/training/train_options.h"
+#include "models/json_options.h"
+#include "models/registry.h"
+
+namespace recurlab::experiments {
+namespace {
+
+std::string joined(const std::vector<std::string>& xs) {
+  std::string s;
+  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Builds the encoder and reads the train keys of one concrete config: the checks of the
+// registry factory and TrainOptions, run before any work.
+void checkConcreteUnit(const nlohmann::json& unit, const std::string& where) {
+  const auto train = TrainOptions::fromJson(unit.at("train"), where + ".train");
+  try {
+    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"), train.embed_dim);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ".config: " + e.what());
+  }
+}
+
+}  // namespace
+
+ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) {
+  ClassificationConfig c;
+  JsonOptions j(json, "classification config");
+  j.getString("experiment", "classification", {"classification"});
+  j.getString("description", "");
+  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+  c.cv_folds = j.getInt("cv_folds", c.cv_folds, 2, 100);
+  c.folds = j.getInt("folds", c.folds, 1, c.cv_folds);
+  c.trials = j.getInt("trials", c.trials, 1, 10000);
+  c.seeds = j.getInt("seeds", c.seeds, 1, 1000);
+  c.embeddings = j.getString("embeddings", "");
+
+  const auto all = classificationDatasetNames();
+  if (json.contains("datasets")) {
+    const auto& d = json.at("datasets");
+    const std::string expected = "a non-empty list of dataset names from: " + joined(all);
+    if (!d.is_array() || d.empty())
+      throw std::invalid_argument("classification config: key 'datasets' = " + d.dump() +
+                                  " is invalid; expected " + expected);
+    for (const auto& name : d) {
+      if (!name.is_string())
+        throw std::invalid_argument("classification config: key 'datasets' entry " + name.dump() +
+                                    " is invalid; expected " + expected);
+      classificationDataset(name.get<std::string>());  // throws naming the accepted names
+      c.datasets.push_back(name.get<std::string>());
+    }
+  } else {
+    c.datasets = all;
+  }
+  j.getJson("datasets", nullptr);  // checked above
+
+  {
+    JsonOptions d(json.contains("data") ? json.at("data") : nlohmann::json::object(),
+                  "classification config: data");
+    c.empty_sentences = d.getString("empty_sentences", "skip", {"skip", "error"}) == "error"
+                            ? EmptySentencePolicy::Error
+                            : EmptySentencePolicy::Skip;
+    c.dev_fraction = d.getDouble("dev_fraction", c.dev_fraction, 0.01, 0.5);
+    c.split_seed = d.getInt("split_seed", c.split_seed, 0, (1LL << 53) - 1);
+    d.finish();
+  }
+  j.getJson("data", nullptr);
+  c.train = j.getJson("train", nlohmann::json::object());
+  if (!c.train.is_object())
+    throw std::invalid_argument("classification config: key 'train' must be an object");
+  validateSearchSpaces(c.train, "classification config: train");
+
+  if (!json.contains("models") || !json.at("models").is_object() || json.at("models").empty())
+    throw std::invalid_argument(
+        "classification config: key 'models' must be a non-empty object of "
+        "name -> {\"encoder\": <registry name>, \"config\": {...}, \"train\": {...}}; "
+        "registered encoders: " + joined(models::encoderNames()));
+  for (auto it = json.at("models").begin(); it != json.at("models").end(); ++it) {
+    const std::string where = "classification config: models." + it.key();
+    JsonOptions m(it.value(), where);
+    ClassificationModelSpec spec;
+    spec.name = it.key();
+    spec.encoder = m.getString("encoder", "", models::encoderNames());
+    if (spec.encoder.empty())
+      throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
+                                  joined(models::encoderNames()));
+    spec.pooling = m.getString("pooling", "auto", {"auto", "last", "mean", "max"});
+    spec.config = m.getJson("config", nlohmann::json::object());
+    spec.train = m.getJson("train", nlohmann::json::object());
+    m.finish();
+    if (!spec.config.is_object() || !spec.train.is_object())
+      throw std::invalid_argument(where + ": keys 'config' and 'train' must be objects");
+    validateSearchSpaces(spec.config, where + ".config");
+    validateSearchSpaces(spec.train, where + ".train");
+    c.models.push_back(spec);
+  }
+  j.getJson("models", nullptr);
+  j.finish();
+
+  for (const auto& m : c.models) {
+    const auto unit = c.unitTemplate(m);
+    for (const auto& corner : searchSpaceCorners(unit))
+      checkConcreteUnit(corner, "classification config: models." + m.name);
+  }
+  return c;
+}
+
+const ClassificationModelSpec& ClassificationConfig::model(const std::string& name) const {
+  for (const auto& m : models)
+    if (m.name == name) return m;
+  throw std::invalid_argument("classification config: no model named '" + name + "'");
+}
+
+nlohmann::json ClassificationConfig::unitTemplate(const ClassificationModelSpec& m) const {
+  nlohmann::json train = this->train;
+  for (auto it = m.train.begin(); it != m.train.end(); ++it) train[it.key()] = it.value();
+  return {{"encoder", m.encoder}, {"pooling", m.pooling}, {"model", m.config}, {"train", train}};
+}
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,126 @@
+#include "experiments/config/experiment_command_line.h"
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace recurlab::experiments {
+namespace po = boost::program_options;
+
+Shard parseShard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard s;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("");
+    size_t used = 0;
+    s.index = std::stoi(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("");
+    const std::string n = text.substr(slash + 1);
+    s.count = std::stoi(n, &used);
+    if (used != n.size()) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    throw std::invalid_argument("--shard '" + text + "': expected i/n, e.g. 0/4");
+  }
+  if (s.count < 1 || s.index < 0 || s.index >= s.count)
+    throw std::invalid_argument("--shard '" + text + "': expected i/n with 0 <= i < n");
+  return s;
+}
+
+nlohmann::json readJsonFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("config file " + path + ": cannot open it");
+  try {
+    return nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument("config file " + path + ": invalid JSON: " + e.what());
+  }
+}
+
+void applyOverride(nlohmann::json& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument("--set '" + assignment + "': expected key=value, e.g. train.lr=0.001");
+  const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    value = text;
+  }
+  nlohmann::json* node = &config;
+  std::string walked;
+  size_t start = 0;
+  while (true) {
+    const auto dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty()) throw std::invalid_argument("--set '" + assignment + "': empty key part");
+    if (node->is_null()) *node = nlohmann::json::object();
+    if (!node->is_object())
+      throw std::invalid_argument("--set '" + assignment + "': '" + walked +
+                                  "' is not an object, cannot set a key inside it");
+    walked += (walked.empty() ? "" : ".") + part;
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  *node = value;
+}
+
+ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
+                                                 const std::string& experiment,
+                                                 const std::string& description,
+                                                 const std::string& default_config) {
+  ExperimentCommandLine cl;
+  cl.run_directory.experiment = experiment;
+  std::string shard = "0/1";
+  int64_t seed = 0;
+  po::options_description options(description + "\n\nOptions");
+  options.add_options()
+      ("help,h", "show this help")
+      ("config", po::value(&cl.config_file)->default_value(default_config),
+       "JSON config file")
+      ("set", po::value(&cl.sets)->composing(),
+       "override a config key: --set train.lr=0.002 (dotted keys reach nested objects; the "
+       "value is JSON, or a string); repeatable")
+      ("seed", po::value(&seed), "root seed; every other seed derives from it (config key seed)")
+      ("threads", po::value(&cl.threads)->default_value(0), "intra-op threads, 0 = all cores")
+      ("shard", po::value(&shard)->default_value("0/1"),
+       "i/n: run every n-th unit of work starting at i, into log.shard-i-of-n.h5")
+      ("data-dir", po::value(&cl.data_dir)->default_value("data"),
+       "data folder (filled by scripts/get-data.sh)")
+      ("embeddings", po::value(&cl.embeddings),
+       "word vectors (word2vec binary/text or GloVe text), kept fixed (config key embeddings)");
+  addRunDirectoryOptions(options, cl.run_directory);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw std::invalid_argument(std::string(e.what()) + " (see --help)");
+  }
+  cl.command_line = joinCommandLine(argc, argv);
+  if (vm.count("help")) {
+    std::ostringstream text;
+    text << options;
+    cl.help = true;
+    cl.help_text = text.str();
+    return cl;
+  }
+  if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
+  cl.shard = parseShard(shard);
+  cl.config = readJsonFile(cl.config_file);
+  if (!cl.config.is_object())
+    throw std::invalid_argument("config file " + cl.config_file + ": expected a JSON object");
+  for (const auto& s : cl.sets) applyOverride(cl.config, s);
+  if (vm.count("seed")) {
+    cl.seed = seed;
+    cl.config["seed"] = seed;
+  }
+  if (vm.count("embeddings")) cl.config["embeddings"] = cl.embeddings;
+  return cl;
+}
+
+}  // namespace recurlab::experiments

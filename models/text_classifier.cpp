@@ -1,0 +1,71 @@
+#include "models/text_classifier.h"
+
+#include <torch/torch.h>
+
+#include <limits>
+#include <stdexcept>
+
+namespace recurlab::models {
+
+torch::Tensor poolOverTime(const torch::Tensor& features, const torch::Tensor& mask_pad,
+                           const torch::Tensor& lengths, Pooling pooling) {
+  // Encoders that change the number of steps get no mask: pool over all their steps.
+  const bool masked = mask_pad.defined() && features.size(0) == mask_pad.size(0);
+  switch (pooling) {
+    case Pooling::Last: {
+      if (!masked) return features[-1];
+      auto index = (lengths - 1).clamp_min(0).view({1, -1, 1}).expand(
+          {1, features.size(1), features.size(2)});
+      return features.gather(0, index).squeeze(0);
+    }
+    case Pooling::Mean: {
+      if (!masked) return features.mean(0);
+      auto real = (~mask_pad).unsqueeze(2).to(features.dtype());
+      return (features * real).sum(0) / real.sum(0).clamp_min(1.0);
+    }
+    case Pooling::Max: {
+      if (!masked) return std::get<0>(features.max(0));
+      auto f = features.masked_fill(mask_pad.unsqueeze(2),
+                                    -std::numeric_limits<float>::infinity());
+      return std::get<0>(f.max(0));
+    }
+  }
+  throw std::logic_error("poolOverTime: unknown pooling");
+}
+
+TextClassifierImpl::TextClassifierImpl(TextClassifierOptions options,
+                                       std::shared_ptr<SequenceEncoder> encoder)
+    : options_(std::move(options)), encoder_(std::move(encoder)) {
+  if (!encoder_) throw std::invalid_argument("TextClassifier: no encoder");
+  embedding_ = register_module(
+      "embedding", torch::nn::Embedding(options_.vocab_size, options_.embed_dim));
+  {
+    torch::NoGradGuard no_grad;
+    if (options_.pretrained.defined()) {
+      if (options_.pretrained.sizes() != embedding_->weight.sizes())
+        throw std::invalid_argument("TextClassifier: pretrained embeddings have the wrong shape");
+      embedding_->weight.copy_(options_.pretrained);
+      embedding_->weight.set_requires_grad(false);
+    } else {
+      embedding_->weight.uniform_(-0.25, 0.25);
+      embedding_->weight[0].zero_();  // padding id
+    }
+  }
+  register_module("encoder", encoder_);
+  embed_dropout_ = register_module("embed_dropout", torch::nn::Dropout(options_.embed_dropout));
+  dropout_ = register_module("dropout", torch::nn::Dropout(options_.dropout));
+  output_ = register_module("output",
+                            torch::nn::Linear(encoder_->outputSize(), options_.num_classes));
+}
+
+torch::Tensor TextClassifierImpl::forward(const torch::Tensor& tokens,
+                                          const torch::Tensor& mask_pad,
+                                          const torch::Tensor& lengths) {
+  auto x = embed_dropout_->forward(embedding_->forward(tokens));  // (L, B, E)
+  auto h = encoder_->encode(x, mask_pad);
+  auto pooled = poolOverTime(h, mask_pad, lengths,
+                             options_.pooling.value_or(encoder_->preferredPooling()));
+  return output_->forward(dropout_->forward(pooled));
+}
+
+}  // namespace recurlab::models
