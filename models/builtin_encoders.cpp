@@ -5,6 +5,9 @@ namespace recurlab::models {
 void registerBuiltinEncoders() {
   registerSruEncoders();
   registerLstmEncoders();
+  registerQrnnEncoders();
+  registerRationalEncoders();
+  registerSelfIruEncoders();
 }
 
 }  // namespace recurlab::models

@@ -4,6 +4,9 @@ namespace recurlab::models {
 
 void registerSruEncoders();
 void registerLstmEncoders();
+void registerQrnnEncoders();
+void registerRationalEncoders();
+void registerSelfIruEncoders();
 
 void registerBuiltinEncoders();
 
