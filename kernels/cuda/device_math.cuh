@@ -44,10 +44,44 @@ __device__ __forceinline__ double sigmoidOf(double v) { return 1.0 / (1.0 + exp(
 __device__ __forceinline__ float tanhOf(float v) { return tanhf(v); }
 __device__ __forceinline__ double tanhOf(double v) { return tanh(v); }
 
+__device__ __forceinline__ float log1pOf(float v) { return log1pf(v); }
+__device__ __forceinline__ double log1pOf(double v) { return log1p(v); }
+__device__ __forceinline__ float expOf(float v) { return expf(v); }
+__device__ __forceinline__ double expOf(double v) { return exp(v); }
+
+// log σ(v), stable for large |v| (the same branches as the CPU kernels' detail::logSigmoid).
+template <typename A>
+__device__ __forceinline__ A logSigmoidOf(A v) {
+  return v >= A(0) ? -log1pOf(expOf(-v)) : v - log1pOf(expOf(v));
+}
+
 // Loads an optional value: `fallback` when the pointer is null.
 template <typename T>
 __device__ __forceinline__ AccOf<T> loadOr(const T* p, int64_t i, AccOf<T> fallback) {
   return p ? toAcc(p[i]) : fallback;
+}
+
+// How many time steps a column loads before computing them: the loads of a chunk are
+// independent, so one memory latency covers them all, and the dependent arithmetic follows.
+// Untuned: no GPU was available when this was written.
+constexpr int kStepsInFlight = 4;
+
+// Walks steps 0..count-1 of one column: load(i) reads step i (no dependence on the state),
+// step(i, data) advances the state. Loads run kStepsInFlight steps ahead of the arithmetic.
+template <typename Load, typename Step>
+__device__ __forceinline__ void walkSteps(int64_t count, Load&& load, Step&& step) {
+  using Data = decltype(load(int64_t(0)));
+  for (int64_t s0 = 0; s0 < count; s0 += kStepsInFlight) {
+    Data data[kStepsInFlight];
+#pragma unroll
+    for (int q = 0; q < kStepsInFlight; ++q)
+      if (s0 + q < count) data[q] = load(s0 + q);
+#pragma unroll
+    for (int q = 0; q < kStepsInFlight; ++q) {
+      if (s0 + q >= count) break;
+      step(s0 + q, data[q]);
+    }
+  }
 }
 
 // One thread per column and a serial loop over time: few threads, each latency bound. Smaller

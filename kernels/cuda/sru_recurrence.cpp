@@ -150,14 +150,8 @@ SruBackwardResult sruRecurrenceCudaBackward(const Tensor& grad_h_in, const Tenso
 
 namespace {
 
-// torch::autograd::Function cannot take undefined tensors, so optional inputs cross its
-// boundary as empty placeholders (as in the CPU twin).
-Tensor placeholderIfUndefined(const Tensor& t, const Tensor& like) {
-  return t.defined() ? t : at::empty({0}, like.options().requires_grad(false));
-}
-Tensor undefinedIfPlaceholder(const Tensor& t) {
-  return (!t.defined() || t.numel() == 0) ? Tensor() : t;
-}
+using kc::placeholderIfUndefined;
+using kc::undefinedIfPlaceholder;
 
 class SruRecurrenceCudaFunction : public torch::autograd::Function<SruRecurrenceCudaFunction> {
  public:

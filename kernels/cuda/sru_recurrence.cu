@@ -14,8 +14,6 @@
 namespace recurlab::kernels::cuda {
 namespace {
 
-constexpr int kStepsInFlight = 4;  // untuned: no GPU was available when this was written
-
 template <typename T>
 struct SruInputs {
   const T* __restrict__ u;
