@@ -26,10 +26,10 @@ void launchSumOverBatch(const void* src, void* dst, int64_t rows, int64_t batch,
   if (n == 0) return;
   constexpr int kThreads = 256;
   if (doubles) {
-    sumOverBatchKernel<double><<<blocksFor(n, kThreads), kThreads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(n, kThreads), kThreads, stream, sumOverBatchKernel<double>)(
         static_cast<const double*>(src), static_cast<double*>(dst), rows, batch, width);
   } else {
-    sumOverBatchKernel<float><<<blocksFor(n, kThreads), kThreads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(n, kThreads), kThreads, stream, sumOverBatchKernel<float>)(
         static_cast<const float*>(src), static_cast<float*>(dst), rows, batch, width);
   }
   throwIfLaunchFailed("the batch sum of parameter gradients");

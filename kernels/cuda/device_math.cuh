@@ -6,11 +6,27 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/cuda/cuda_scalar.h"
+
+#ifdef RECURLAB_CUDA_EMULATION
+#include "kernels/cuda/host_emulation.h"
+#endif
+
+// Kernel launches go through this macro so that the same source also runs on the host,
+// sequentially, in the emulation build (kernels/cuda/host_emulation.h) that CI tests without
+// a GPU. The kernel (a template-id, possibly with commas) comes last.
+#ifdef RECURLAB_CUDA_EMULATION
+#define RECURLAB_LAUNCH(blocks, threads, stream, ...) \
+  ::recurlab::kernels::cuda::emulatedLaunch((blocks), (threads), (stream), __VA_ARGS__)
+#else
+#define RECURLAB_LAUNCH(blocks, threads, stream, ...) \
+  __VA_ARGS__<<<(blocks), (threads), 0, (stream)>>>
+#endif
 
 namespace recurlab::kernels::cuda {
 
@@ -87,6 +103,9 @@ __device__ __forceinline__ void walkSteps(int64_t count, Load&& load, Step&& ste
 // One thread per column and a serial loop over time: few threads, each latency bound. Smaller
 // blocks spread a small column count over more multiprocessors (a heuristic, not yet tuned on a
 // GPU: no GPU was available when this was written).
+#ifdef RECURLAB_CUDA_EMULATION
+inline int threadsPerBlockFor(int64_t) { return kEmulatedThreadsPerBlock; }
+#else
 inline int threadsPerBlockFor(int64_t columns) {
   int device = 0, multiprocessors = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -99,17 +118,22 @@ inline int threadsPerBlockFor(int64_t columns) {
     threads /= 2;
   return threads;
 }
+#endif
 
 inline unsigned blocksFor(int64_t items, int threads) {
   return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
+#ifdef RECURLAB_CUDA_EMULATION
+inline void throwIfLaunchFailed(const char*) {}
+#else
 inline void throwIfLaunchFailed(const char* what) {
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     throw std::runtime_error(std::string("recurlab CUDA: launching ") + what + " failed: " +
                              cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
 }
+#endif
 
 // CudaScalar tag -> C++ element type, for the launchers' switch over element types.
 template <typename F>

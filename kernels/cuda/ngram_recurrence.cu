@@ -201,7 +201,7 @@ void launchNgramRecurrenceForward(const NgramCudaForwardArgs& a, Stream stream) 
     using T = decltype(tag);
     const NgramInputs<T> in{static_cast<const T*>(a.u), static_cast<const T*>(a.c0),
                             a.mask_pad};
-    ngramForwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, ngramForwardKernel<T>)(
         in, static_cast<T*>(a.h), static_cast<T*>(a.c), static_cast<T*>(a.last_c), sh);
   });
   throwIfLaunchFailed("the n-gram recurrence forward kernel");
@@ -219,7 +219,8 @@ void launchNgramRecurrenceBackward(const NgramCudaBackwardArgs& a, Stream stream
     const NgramGradients<T> grads{static_cast<const T*>(a.c), static_cast<const T*>(a.grad_h),
                                   static_cast<const T*>(a.grad_last_c),
                                   static_cast<T*>(a.grad_u), static_cast<T*>(a.grad_c0)};
-    ngramBackwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(in, grads, sh);
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, ngramBackwardKernel<T>)(
+        in, grads, sh);
   });
   throwIfLaunchFailed("the n-gram recurrence backward kernel");
 }

@@ -150,7 +150,7 @@ void launchQrnnPoolingForward(const QrnnCudaForwardArgs& a, Stream stream) {
     using T = decltype(tag);
     const QrnnInputs<T> in{static_cast<const T*>(a.u), static_cast<const T*>(a.c0),
                            static_cast<const T*>(a.zoneout), a.mask_pad};
-    qrnnForwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, qrnnForwardKernel<T>)(
         in, static_cast<T*>(a.h), static_cast<T*>(a.c), static_cast<T*>(a.last_c), g.length,
         g.batch, g.hidden_size, g.output_gate);
   });
@@ -170,7 +170,7 @@ void launchQrnnPoolingBackward(const QrnnCudaBackwardArgs& a, Stream stream) {
     const QrnnGradients<T> grads{static_cast<const T*>(a.c), static_cast<const T*>(a.grad_h),
                                  static_cast<const T*>(a.grad_last_c),
                                  static_cast<T*>(a.grad_u), static_cast<T*>(a.grad_c0)};
-    qrnnBackwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, qrnnBackwardKernel<T>)(
         in, grads, g.length, g.batch, g.hidden_size, g.output_gate);
   });
   throwIfLaunchFailed("the QRNN pooling backward kernel");

@@ -340,9 +340,10 @@ void launchRationalRecurrenceForward(const RationalCudaForwardArgs& a, Stream st
     const RationalInputs<T> in{static_cast<const T*>(a.u), static_cast<const T*>(a.weight),
                                static_cast<const T*>(a.c0), a.mask_pad};
     withSemiring(a.geometry.semiring, [&](auto max_plus) {
-      rationalForwardKernel<T, decltype(max_plus)::value>
-          <<<blocksFor(cols, threads), threads, 0, stream>>>(
-              in, static_cast<T*>(a.h), static_cast<T*>(a.c), static_cast<T*>(a.last_c), sh);
+      constexpr bool kMaxPlus = decltype(max_plus)::value;
+      RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream,
+                      rationalForwardKernel<T, kMaxPlus>)(
+          in, static_cast<T*>(a.h), static_cast<T*>(a.c), static_cast<T*>(a.last_c), sh);
     });
   });
   throwIfLaunchFailed("the rational recurrence forward kernel");
@@ -364,8 +365,9 @@ void launchRationalRecurrenceBackward(const RationalCudaBackwardArgs& a, Stream 
                                      static_cast<T*>(a.grad_c0),
                                      static_cast<AccOf<T>*>(a.column_grads)};
     withSemiring(a.geometry.semiring, [&](auto max_plus) {
-      rationalBackwardKernel<T, decltype(max_plus)::value>
-          <<<blocksFor(cols, threads), threads, 0, stream>>>(in, grads, sh);
+      constexpr bool kMaxPlus = decltype(max_plus)::value;
+      RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream,
+                      rationalBackwardKernel<T, kMaxPlus>)(in, grads, sh);
     });
   });
   throwIfLaunchFailed("the rational recurrence backward kernel");

@@ -219,7 +219,7 @@ void launchSruForward(const SruCudaForwardArgs& a, Stream stream) {
   const int threads = threadsPerBlockFor(cols);
   withElementType(a.scalar, [&](auto tag) {
     using T = decltype(tag);
-    sruForwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, sruForwardKernel<T>)(
         inputsOf<T>(a.u, a.x, a.weight_c, a.bias, a.c0, a.mask_c, a.mask_pad),
         static_cast<T*>(a.h), static_cast<T*>(a.c), static_cast<T*>(a.last_c), g.length,
         g.batch, g.hidden_size, g.outputSize(), g.skip, static_cast<AccOf<T>>(a.alpha));
@@ -242,7 +242,7 @@ void launchSruBackward(const SruCudaBackwardArgs& a, Stream stream) {
                           static_cast<T*>(a.grad_x),
                           static_cast<T*>(a.grad_c0),
                           static_cast<AccOf<T>*>(a.column_grads)};
-    sruBackwardKernel<T><<<blocksFor(cols, threads), threads, 0, stream>>>(
+    RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream, sruBackwardKernel<T>)(
         inputsOf<T>(a.u, a.x, a.weight_c, a.bias, a.c0, a.mask_c, a.mask_pad), grads, g.length,
         g.batch, g.hidden_size, g.outputSize(), g.skip, static_cast<AccOf<T>>(a.alpha));
   });
