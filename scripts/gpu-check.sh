@@ -23,7 +23,8 @@ export CUDA_HOME=${CUDA_HOME:-$(cd "$(dirname "$nvcc")/.." && pwd)}
 export PATH="$CUDA_HOME/bin:$PATH"
 
 if [[ -z ${TORCH_PREFIX:-} ]]; then
-  $python -c 'import torch' 2>/dev/null || fail "$python cannot import torch (set PYTHON or TORCH_PREFIX)"
+  $python -c 'import torch' 2>/dev/null ||
+    fail "$python cannot import torch (set PYTHON or TORCH_PREFIX)"
   TORCH_PREFIX=$($python -c 'import torch; print(torch.utils.cmake_prefix_path)')
   read -r torch_version torch_cuda torch_gpu torch_abi < <($python -c '
 import torch
