@@ -8,6 +8,7 @@ void registerBuiltinEncoders() {
   registerQrnnEncoders();
   registerRationalEncoders();
   registerSelfIruEncoders();
+  registerGatedConvEncoders();
 }
 
 }  // namespace recurlab::models

@@ -7,6 +7,7 @@ void registerLstmEncoders();
 void registerQrnnEncoders();
 void registerRationalEncoders();
 void registerSelfIruEncoders();
+void registerGatedConvEncoders();
 
 void registerBuiltinEncoders();
 

@@ -95,7 +95,7 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
   ko.skip = !o.has_skip_term          ? kernels::SruSkip::None
             : o.numMatrices() == 4    ? kernels::SruSkip::LearnedProjection
                                       : kernels::SruSkip::ScaledInput;
-  ko.alpha = o.alpha();
+  ko.alpha = scale_x.item<double>();  // the buffer, so loaded weights carry their α
   auto res = kernels::sruRecurrence(u, x, weight_c, bias, c0, mask_c, mask_pad, ko);
   torch::Tensor h = res[0];
   if (o.layer_norm && o.normalize_after) h = layer_norm(h);

@@ -207,6 +207,8 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
                                                 Tensor c0, Tensor mask_pad, int64_t hidden_size,
                                                 int64_t n, bool output_gate) {
+    c0 = detail::emptyAsUndefined(c0);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
     const NgramRecurrenceOptions opt{hidden_size, n, output_gate};
     NgramForwardResult res = ngramRecurrenceForward(u, c0, mask_pad, opt);
     ctx->save_for_backward({u, c0, res.c, mask_pad});
@@ -234,7 +236,8 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
 std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                     const NgramRecurrenceOptions& opt) {
   checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
-  return NgramRecurrenceFunction::apply(u, c0, mask_pad, opt.hidden_size, opt.n,
+  return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
+                                        detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,
                                         opt.output_gate);
 }
 

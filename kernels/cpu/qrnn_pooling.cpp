@@ -187,6 +187,9 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
                                                 Tensor c0, Tensor zoneout, Tensor mask_pad,
                                                 int64_t hidden_size, bool output_gate) {
+    c0 = detail::emptyAsUndefined(c0);
+    zoneout = detail::emptyAsUndefined(zoneout);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
     const QrnnPoolingOptions opt{hidden_size, output_gate};
     QrnnPoolingForwardResult res = qrnnPoolingForward(u, c0, zoneout, mask_pad, opt);
     ctx->save_for_backward({u, c0, res.c, zoneout, mask_pad});
@@ -213,7 +216,9 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
 std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
                                 const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
   checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
-  return QrnnPoolingFunction::apply(u, c0, zoneout, mask_pad, opt.hidden_size,
+  return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
+                                    detail::undefinedAsEmpty(zoneout, u),
+                                    detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,
                                     opt.output_gate);
 }
 

@@ -396,6 +396,9 @@ class RationalRecurrenceFunction
                                                 Tensor weight, Tensor c0, Tensor mask_pad,
                                                 int64_t hidden_size, int64_t pattern,
                                                 int64_t semiring, bool output_gate) {
+    weight = detail::emptyAsUndefined(weight);
+    c0 = detail::emptyAsUndefined(c0);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
     const RationalRecurrenceOptions opt{hidden_size, static_cast<RationalPattern>(pattern),
                                         static_cast<Semiring>(semiring), output_gate};
     RationalForwardResult res = rationalRecurrenceForward(u, weight, c0, mask_pad, opt);
@@ -431,7 +434,8 @@ std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, co
                                        const RationalRecurrenceOptions& opt) {
   checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
   return RationalRecurrenceFunction::apply(
-      u, weight, c0, mask_pad, opt.hidden_size, static_cast<int64_t>(opt.pattern),
+      u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),
+      detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, static_cast<int64_t>(opt.pattern),
       static_cast<int64_t>(opt.semiring), opt.output_gate);
 }
 

@@ -122,7 +122,7 @@ TEST(WfsaEquivalence, NgramRcnnIsProposition12Wfsa) {
         w.final = torch::zeros({n + 1}, torch::kDouble);
         w.final[n] = 1.0;
         w.transition = [&](int64_t t) {
-          const torch::Tensor u = U[t][0][i];
+          const torch::Tensor u = U[t][i];
           const double phi = torch::sigmoid(u[n]).item<double>();
           torch::Tensor T = torch::zeros({n + 1, n + 1}, torch::kDouble);
           T[0][0] = 1.0;

@@ -26,11 +26,12 @@ std::vector<Named> zoo() {
     for (bool gate : {false, true}) out.push_back({name, {{"output_gate", gate}}});
   for (int n = 1; n <= 4; ++n) out.push_back({"ngram", {{"n", n}}});
   for (int depth = 0; depth <= 2; ++depth) out.push_back({"self_iru", {{"depth", depth}}});
+  for (int width : {2, 3}) out.push_back({"gated_conv", {{"width", width}}});
   for (auto& e : out) {
     e.config["layers"] = 2;
     e.config["hidden"] = H;
     e.config["dropout"] = 0.1;
-    e.config["rnn_dropout"] = 0.1;
+    if (e.name != "gated_conv") e.config["rnn_dropout"] = 0.1;
   }
   return out;
 }
@@ -74,6 +75,7 @@ TEST(ZooEncoders, BadOptionsNameTheKey) {
   expectInvalid("qrnn", {{"pooling", "ifo"}}, "'pooling'");
   expectInvalid("rrnn_f", {{"output_gate", 1}}, "'output_gate'");
   expectInvalid("self_iru", {{"depth", 9}}, "'depth'");
+  expectInvalid("gated_conv", {{"width", 4}}, "'width'");
   expectInvalid("rrnn_x", {}, "rrnn_bmp");  // unknown model lists the known ones
 }
 
