@@ -4,6 +4,10 @@
 
 #include <torch/torch.h>
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/sru_recurrence.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -261,9 +265,12 @@ void checkSruRecurrenceInputs(const Tensor& u, const Tensor& x, const Tensor& we
   TORCH_CHECK(u.defined(), "SRU recurrence: U is undefined");
   TORCH_CHECK(u.dim() == 3, "SRU recurrence: U must be (length, batch, columns), got shape ",
               shapeOf(u));
-  TORCH_CHECK(u.scalar_type() == torch::kFloat || u.scalar_type() == torch::kDouble,
-              "SRU recurrence: U must be float32 or float64 on the CPU kernel, got ",
-              u.scalar_type());
+  const bool half_on_cuda = u.is_cuda() && (u.scalar_type() == torch::kHalf ||
+                                             u.scalar_type() == torch::kBFloat16);
+  TORCH_CHECK(u.scalar_type() == torch::kFloat || u.scalar_type() == torch::kDouble ||
+                  half_on_cuda,
+              "SRU recurrence: U must be float32 or float64 (float16 and bfloat16 on CUDA "
+              "only), got ", u.scalar_type(), " on ", u.device());
   const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, dirs = opt.directions();
   const int64_t out = opt.outputSize(), k = opt.numMatrices();
   if (u.size(2) != out * k) {
@@ -454,6 +461,14 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
 std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor& weight_c,
                                   const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
                                   const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda())
+    return sruRecurrenceCuda(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
+#else
+  TORCH_CHECK(!(u.defined() && u.is_cuda()), "SRU recurrence: U is on ", u.device(),
+              " but recurlab was built without its CUDA kernels (configure against a "
+              "CUDA-enabled LibTorch, e.g. scripts/gpu-check.sh)");
+#endif
   checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
   return SruRecurrenceFunction::apply(u, placeholderIfUndefined(skip_x, u), weight_c, bias,
