@@ -24,6 +24,23 @@ build: deps configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# Experiments build only what they run. The driver writes results/<experiment>/<run-id>/.
+exp-variance: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target exp_variance recurlab_analyze
+	$(BUILD)/exp_variance $(ARGS)
+
+exp-speed: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target exp_speed recurlab_analyze
+	$(BUILD)/exp_speed $(ARGS)
+
+# Regenerates report.md, figures and summary.json of every run from its log.h5 alone.
+figures: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze
+	@set -e; for log in results/*/*/log.h5; do \
+	  [ -e "$$log" ] || { echo "no runs under results/"; break; }; \
+	  $(BUILD)/recurlab_analyze "$$(dirname "$$log")"; \
+	done
+
 clean:
 	rm -rf $(BUILD)
 

@@ -5,6 +5,10 @@ namespace recurlab::models {
 void registerBuiltinEncoders() {
   registerSruEncoders();
   registerLstmEncoders();
+  registerQrnnEncoders();
+  registerRationalEncoders();
+  registerSelfIruEncoders();
+  registerGatedConvEncoders();
   registerCnnEncoders();
 }
 

@@ -4,6 +4,10 @@ namespace recurlab::models {
 
 void registerSruEncoders();
 void registerLstmEncoders();
+void registerQrnnEncoders();
+void registerRationalEncoders();
+void registerSelfIruEncoders();
+void registerGatedConvEncoders();
 void registerCnnEncoders();
 
 void registerBuiltinEncoders();

@@ -1,11 +1,14 @@
 #include "kernels/cpu/sru_recurrence.h"
 
+#include "kernels/cpu/vector_math.h"
+
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 namespace recurlab::kernels {
 namespace {
@@ -20,11 +23,6 @@ std::string shapeOf(const Tensor& t) {
   std::ostringstream s;
   s << t.sizes();
   return s.str();
-}
-
-template <typename T>
-inline T sigmoid(T v) {
-  return T(1) / (T(1) + std::exp(-v));
 }
 
 struct Geometry {
@@ -58,119 +56,176 @@ struct Pointers {
   const uint8_t* pad;
 };
 
-template <typename T>
-void forwardKernel(const Geometry& g, const Pointers<T>& p, SruSkip skip, T alpha, T* h, T* c,
-                   T* last_c) {
-  const int64_t out = g.out, k = g.k;
-  at::parallel_for(0, g.runs(), 1, [&](int64_t begin, int64_t end) {
-    T state[kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const Run r = runAt(g, run);
-      const int64_t col0 = r.b * out + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) state[i] = p.c0 ? p.c0[col0 + i] : T(0);
-      const T* vf = p.wc + r.j0;
-      const T* vr = p.wc + out + r.j0;
-      const T* bf = p.bias + r.j0;
-      const T* br = p.bias + out + r.j0;
-      const T* m = p.mask_c ? p.mask_c + col0 : nullptr;
-      for (int64_t step = 0; step < g.L; ++step) {
-        const int64_t t = r.flip ? g.L - 1 - step : step;
-        const int64_t row = (t * g.B + r.b) * out + r.j0;
-        if (p.pad && p.pad[t * g.B + r.b]) {
-          for (int64_t i = 0; i < r.n; ++i) {
-            c[row + i] = state[i];
-            h[row + i] = T(0);
-          }
-          continue;
-        }
-        const T* ur = p.u + row * k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * k;
-          const T cp = state[i];
-          const T f = sigmoid(ui[1] + vf[i] * cp + bf[i]);
-          const T rg = sigmoid(ui[2] + vr[i] * cp + br[i]);
-          const T cn = (cp - ui[0]) * f + ui[0];
-          const T xs = skip == SruSkip::ScaledInput        ? alpha * p.x[row + i]
-                       : skip == SruSkip::LearnedProjection ? ui[3]
-                                                            : T(0);
-          const T mi = m ? m[i] : T(1);
-          h[row + i] = (cn - xs) * mi * rg + xs;
-          c[row + i] = cn;
-          state[i] = cn;
-        }
+// The loops over adjacent units are branch-free (skip kind and mask are template parameters)
+// and marked `omp simd`; the clones let one binary use AVX-512 or AVX2 where the CPU has them.
+#if defined(__x86_64__) && !defined(__clang__)
+#define RECURLAB_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RECURLAB_SIMD_CLONES
+#endif
+
+template <typename T, SruSkip Skip, bool Masked>
+RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
+                                     const Run r, T* __restrict h, T* __restrict c,
+                                     T* __restrict last_c) {
+  const int64_t out = g.out, k = g.k, n = r.n;
+  const int64_t col0 = r.b * out + r.j0;
+  T state[kBlock];
+  for (int64_t i = 0; i < n; ++i) state[i] = p.c0 ? p.c0[col0 + i] : T(0);
+  const T* __restrict vf = p.wc + r.j0;
+  const T* __restrict vr = p.wc + out + r.j0;
+  const T* __restrict bf = p.bias + r.j0;
+  const T* __restrict br = p.bias + out + r.j0;
+  const T* __restrict m = Masked ? p.mask_c + col0 : nullptr;
+  for (int64_t step = 0; step < g.L; ++step) {
+    const int64_t t = r.flip ? g.L - 1 - step : step;
+    const int64_t row = (t * g.B + r.b) * out + r.j0;
+    T* __restrict hr = h + row;
+    T* __restrict cr = c + row;
+    if (p.pad && p.pad[t * g.B + r.b]) {
+      for (int64_t i = 0; i < n; ++i) {
+        cr[i] = state[i];
+        hr[i] = T(0);
       }
-      for (int64_t i = 0; i < r.n; ++i) last_c[col0 + i] = state[i];
+      continue;
     }
+    const T* __restrict ur = p.u + row * k;
+    const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      const T cp = state[i];
+      const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
+      const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
+      const T cn = (cp - u0) * f + u0;
+      T xs = T(0);
+      if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      T mr = rg;
+      if constexpr (Masked) mr = rg * m[i];
+      hr[i] = (cn - xs) * mr + xs;
+      cr[i] = cn;
+      state[i] = cn;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) last_c[col0 + i] = state[i];
+}
+
+template <typename T, SruSkip Skip, bool Masked>
+void forwardKernel(const Geometry& g, const Pointers<T>& p, T alpha, T* h, T* c, T* last_c) {
+  at::parallel_for(0, g.runs(), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run)
+      forwardRun<T, Skip, Masked>(g, p, alpha, runAt(g, run), h, c, last_c);
   });
 }
 
-// Per-column parameter gradients go to col_grad (4, B, out) in double, then are summed over
-// the batch in a fixed order: no atomics, the same result for any thread count.
-template <typename T>
-void backwardKernel(const Geometry& g, const Pointers<T>& p, SruSkip skip, T alpha,
-                    const T* grad_h, const T* grad_last_c, const T* c, T* grad_u, T* grad_x,
-                    T* grad_c0, double* col_grad) {
-  const int64_t out = g.out, k = g.k, cols = g.B * out;
-  at::parallel_for(0, g.runs(), 1, [&](int64_t begin, int64_t end) {
-    T gstate[kBlock];
-    double acc[4][kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const Run r = runAt(g, run);
-      const int64_t col0 = r.b * out + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) {
-        gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
-        acc[0][i] = acc[1][i] = acc[2][i] = acc[3][i] = 0.0;
-      }
-      const T* vf = p.wc + r.j0;
-      const T* vr = p.wc + out + r.j0;
-      const T* bf = p.bias + r.j0;
-      const T* br = p.bias + out + r.j0;
-      const T* m = p.mask_c ? p.mask_c + col0 : nullptr;
-      for (int64_t step = g.L - 1; step >= 0; --step) {
-        const int64_t t = r.flip ? g.L - 1 - step : step;
-        if (p.pad && p.pad[t * g.B + r.b]) continue;  // gradient of c passes unchanged
-        const int64_t row = (t * g.B + r.b) * out + r.j0;
-        const T* cprev = nullptr;  // nullptr: the first step, which reads c0
-        if (step > 0) {
-          const int64_t tp = r.flip ? t + 1 : t - 1;
-          cprev = c + (tp * g.B + r.b) * out + r.j0;
-        }
-        const T* ur = p.u + row * k;
-        T* gur = grad_u + row * k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * k;
-          const T cp = cprev ? cprev[i] : (p.c0 ? p.c0[col0 + i] : T(0));
-          const T f = sigmoid(ui[1] + vf[i] * cp + bf[i]);
-          const T rg = sigmoid(ui[2] + vr[i] * cp + br[i]);
-          const T ct = c[row + i];
-          const T xs = skip == SruSkip::ScaledInput        ? alpha * p.x[row + i]
-                       : skip == SruSkip::LearnedProjection ? ui[3]
-                                                            : T(0);
-          const T mi = m ? m[i] : T(1);
-          const T dh = grad_h ? grad_h[row + i] : T(0);
-          const T g_r = dh * (ct - xs) * mi * rg * (T(1) - rg);  // d/d(pre-activation of r)
-          const T g_c = dh * mi * rg + gstate[i];
-          const T g_f = g_c * (cp - ui[0]) * f * (T(1) - f);  // d/d(pre-activation of f)
-          T* gui = gur + i * k;
-          gui[0] = g_c * (T(1) - f);
-          gui[1] = g_f;
-          gui[2] = g_r;
-          const T g_skip = dh * (T(1) - mi * rg);
-          if (skip == SruSkip::LearnedProjection) gui[3] = g_skip;
-          if (skip == SruSkip::ScaledInput) grad_x[row + i] = g_skip * alpha;
-          gstate[i] = g_c * f + g_f * vf[i] + g_r * vr[i];
-          acc[0][i] += static_cast<double>(g_f) * cp;
-          acc[1][i] += static_cast<double>(g_r) * cp;
-          acc[2][i] += g_f;
-          acc[3][i] += g_r;
-        }
-      }
-      for (int64_t i = 0; i < r.n; ++i) {
-        grad_c0[col0 + i] = gstate[i];
-        for (int q = 0; q < 4; ++q) col_grad[q * cols + col0 + i] = acc[q][i];
-      }
+// Per-column parameter gradients are accumulated over time in T (as the reference kernel
+// does), stored to col_grad (4, B, out), then summed over the batch in double in a fixed
+// order: no atomics, the same result for any thread count. Pad steps write zero gradients
+// for u and x here, so the outputs need no separate zero fill.
+template <typename T, SruSkip Skip, bool Masked>
+RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
+                                      const Run r, const T* __restrict grad_h,
+                                      const T* __restrict grad_last_c, const T* __restrict c,
+                                      T* __restrict grad_u, T* __restrict grad_x,
+                                      T* __restrict grad_c0, T* __restrict col_grad) {
+  const int64_t out = g.out, k = g.k, cols = g.B * out, n = r.n;
+  const int64_t col0 = r.b * out + r.j0;
+  T gstate[kBlock], zeros[kBlock];
+  T acc_vf[kBlock], acc_vr[kBlock], acc_bf[kBlock], acc_br[kBlock];
+  for (int64_t i = 0; i < n; ++i) {
+    gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
+    zeros[i] = T(0);
+    acc_vf[i] = acc_vr[i] = acc_bf[i] = acc_br[i] = T(0);
+  }
+  const T* __restrict vf = p.wc + r.j0;
+  const T* __restrict vr = p.wc + out + r.j0;
+  const T* __restrict bf = p.bias + r.j0;
+  const T* __restrict br = p.bias + out + r.j0;
+  const T* __restrict m = Masked ? p.mask_c + col0 : nullptr;
+  const T* __restrict c0 = p.c0 ? p.c0 + col0 : zeros;
+  for (int64_t step = g.L - 1; step >= 0; --step) {
+    const int64_t t = r.flip ? g.L - 1 - step : step;
+    const int64_t row = (t * g.B + r.b) * out + r.j0;
+    if (p.pad && p.pad[t * g.B + r.b]) {  // gradient of c passes unchanged
+      std::fill(grad_u + row * k, grad_u + (row + n) * k, T(0));
+      if (Skip == SruSkip::ScaledInput) std::fill(grad_x + row, grad_x + row + n, T(0));
+      continue;
     }
+    const T* __restrict cprev = c0;
+    if (step > 0) cprev = c + ((r.flip ? t + 1 : t - 1) * g.B + r.b) * out + r.j0;
+    const T* __restrict ur = p.u + row * k;
+    const T* __restrict ct = c + row;
+    const T* __restrict dhr = grad_h ? grad_h + row : zeros;
+    const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
+    T* __restrict gur = grad_u + row * k;
+    T* __restrict gxr = Skip == SruSkip::ScaledInput ? grad_x + row : nullptr;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      const T cp = cprev[i];
+      const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
+      const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
+      T xs = T(0);
+      if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      T mi = T(1);
+      if constexpr (Masked) mi = m[i];
+      const T dh = dhr[i];
+      const T g_r = dh * (ct[i] - xs) * mi * rg * (T(1) - rg);  // d/d(pre-activation of r)
+      const T g_c = dh * mi * rg + gstate[i];
+      const T g_f = g_c * (cp - u0) * f * (T(1) - f);  // d/d(pre-activation of f)
+      gur[i * k] = g_c * (T(1) - f);
+      gur[i * k + 1] = g_f;
+      gur[i * k + 2] = g_r;
+      const T g_skip = dh * (T(1) - mi * rg);
+      if constexpr (Skip == SruSkip::LearnedProjection) gur[i * k + 3] = g_skip;
+      if constexpr (Skip == SruSkip::ScaledInput) gxr[i] = g_skip * alpha;
+      gstate[i] = g_c * f + g_f * vf[i] + g_r * vr[i];
+      acc_vf[i] += g_f * cp;
+      acc_vr[i] += g_r * cp;
+      acc_bf[i] += g_f;
+      acc_br[i] += g_r;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    grad_c0[col0 + i] = gstate[i];
+    col_grad[0 * cols + col0 + i] = acc_vf[i];
+    col_grad[1 * cols + col0 + i] = acc_vr[i];
+    col_grad[2 * cols + col0 + i] = acc_bf[i];
+    col_grad[3 * cols + col0 + i] = acc_br[i];
+  }
+}
+
+template <typename T, SruSkip Skip, bool Masked>
+void backwardKernel(const Geometry& g, const Pointers<T>& p, T alpha, const T* grad_h,
+                    const T* grad_last_c, const T* c, T* grad_u, T* grad_x, T* grad_c0,
+                    T* col_grad) {
+  at::parallel_for(0, g.runs(), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run)
+      backwardRun<T, Skip, Masked>(g, p, alpha, runAt(g, run), grad_h, grad_last_c, c, grad_u,
+                                   grad_x, grad_c0, col_grad);
   });
+}
+
+// Calls fn(skip_tag, masked_tag) with the run-time options as compile-time constants.
+template <typename Fn>
+void dispatchSkipAndMask(SruSkip skip, bool masked, Fn&& fn) {
+  auto withMask = [&](auto skip_tag) {
+    if (masked)
+      fn(skip_tag, std::true_type{});
+    else
+      fn(skip_tag, std::false_type{});
+  };
+  switch (skip) {
+    case SruSkip::None: withMask(std::integral_constant<SruSkip, SruSkip::None>{}); break;
+    case SruSkip::ScaledInput:
+      withMask(std::integral_constant<SruSkip, SruSkip::ScaledInput>{});
+      break;
+    case SruSkip::LearnedProjection:
+      withMask(std::integral_constant<SruSkip, SruSkip::LearnedProjection>{});
+      break;
+  }
 }
 
 Tensor contiguousOrUndefined(const Tensor& t) { return t.defined() ? t.contiguous() : t; }
@@ -279,9 +334,12 @@ SruForwardResult sruRecurrenceForward(const Tensor& u_in, const Tensor& x_in,
   res.c = torch::empty({g.L, g.B, g.out}, u.options());
   res.last_c = torch::empty({g.B, g.out}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "sru_recurrence_forward", [&] {
-    forwardKernel<scalar_t>(g, pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad), opt.skip,
-                            static_cast<scalar_t>(opt.alpha), res.h.data_ptr<scalar_t>(),
-                            res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
+    const auto ptrs = pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad);
+    dispatchSkipAndMask(opt.skip, mask_c.defined(), [&](auto s, auto m) {
+      forwardKernel<scalar_t, decltype(s)::value, decltype(m)::value>(g, ptrs, static_cast<scalar_t>(opt.alpha),
+                                    res.h.data_ptr<scalar_t>(), res.c.data_ptr<scalar_t>(),
+                                    res.last_c.data_ptr<scalar_t>());
+    });
   });
   return res;
 }
@@ -303,21 +361,24 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& g
   TORCH_CHECK(c.sizes() == c10::IntArrayRef({g.L, g.B, g.out}),
               "SRU recurrence backward: saved c has shape ", shapeOf(c));
   SruBackwardResult res;
-  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
-  res.grad_x = opt.skip == SruSkip::ScaledInput ? torch::zeros_like(x) : Tensor();
+  res.grad_u = torch::empty_like(u);  // every element is written, pad steps with zeros
+  res.grad_x = opt.skip == SruSkip::ScaledInput ? torch::empty_like(x) : Tensor();
   res.grad_c0 = torch::empty({g.B, g.out}, u.options());
-  Tensor col_grad = torch::empty({4, g.B, g.out}, u.options().dtype(torch::kDouble));
+  Tensor col_grad = torch::empty({4, g.B, g.out}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "sru_recurrence_backward", [&] {
-    backwardKernel<scalar_t>(
-        g, pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad), opt.skip,
-        static_cast<scalar_t>(opt.alpha),
-        grad_h.defined() ? grad_h.data_ptr<scalar_t>() : nullptr,
-        grad_last_c.defined() ? grad_last_c.data_ptr<scalar_t>() : nullptr,
-        c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
-        res.grad_x.defined() ? res.grad_x.data_ptr<scalar_t>() : nullptr,
-        res.grad_c0.data_ptr<scalar_t>(), col_grad.data_ptr<double>());
+    const auto ptrs = pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad);
+    dispatchSkipAndMask(opt.skip, mask_c.defined(), [&](auto s, auto m) {
+      backwardKernel<scalar_t, decltype(s)::value, decltype(m)::value>(
+          g, ptrs, static_cast<scalar_t>(opt.alpha),
+          grad_h.defined() ? grad_h.data_ptr<scalar_t>() : nullptr,
+          grad_last_c.defined() ? grad_last_c.data_ptr<scalar_t>() : nullptr,
+          c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
+          res.grad_x.defined() ? res.grad_x.data_ptr<scalar_t>() : nullptr,
+          res.grad_c0.data_ptr<scalar_t>(), col_grad.data_ptr<scalar_t>());
+    });
   });
   // Sum over the batch, one unit at a time, always in batch order.
+  col_grad = col_grad.to(torch::kDouble);
   Tensor param = torch::empty({4, g.out}, col_grad.options());
   const double* cg = col_grad.data_ptr<double>();
   double* pg = param.data_ptr<double>();

@@ -52,6 +52,8 @@ struct LayerCase {
   int64_t projection;
 };
 
+void PrintTo(const LayerCase& c, std::ostream* os) { *os << c.name; }
+
 class SruLayerWiring : public ::testing::TestWithParam<LayerCase> {};
 
 TEST_P(SruLayerWiring, MatchesHandComputationInDouble) {

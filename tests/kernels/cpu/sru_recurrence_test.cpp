@@ -35,6 +35,9 @@ std::string caseName(const Case& c) {
   return s.str();
 }
 
+// Readable parameters in test listings instead of a byte dump.
+void PrintTo(const Case& c, std::ostream* os) { *os << caseName(c); }
+
 struct Inputs {
   Tensor u, x, wc, bias, c0, mask_c, mask_pad;
   SruRecurrenceOptions opt;

@@ -1,0 +1,48 @@
+// The sections every report starts with: where and how the run ran, and its config.
+#include "analysis/report_registry.h"
+
+namespace recurlab::analysis {
+
+void writeEnvironmentSection(const RunReader& run, Report& report) {
+  auto text = [&](const std::string& name) {
+    const std::string v = run.rootText(name);
+    return v.empty() ? std::string("(not recorded)") : v;
+  };
+  report.heading(2, "Environment");
+  MarkdownTable env({"", ""});
+  env.addRow({"git commit", text("git_commit")});
+  env.addRow({"LibTorch", text("libtorch_version")});
+  env.addRow({"device", text("device")});
+  env.addRow({"threads", text("threads")});
+  env.addRow({"BLAS core", text("blas_core")});
+  const auto gemm = run.log().attribute("/", "gemm_gflops");
+  env.addRow({"GEMM GFLOP/s (float 1024³)",
+              gemm && std::holds_alternative<double>(*gemm)
+                  ? formatNumber(std::get<double>(*gemm), 4)
+                  : text("gemm_gflops")});
+  env.addRow({"host", text("hostname")});
+  env.addRow({"seed", text("seed")});
+  env.addRow({"start", text("start_time")});
+  const std::string end = run.rootText("end_time");
+  env.addRow({"end", end.empty() ? "(no end_time: the run did not finish)" : end});
+  const std::string resumed = run.rootText("resumed");
+  if (!resumed.empty()) env.addRow({"resumed", resumed + " time(s)"});
+  env.addRow({"log", "`" + run.logPath() + "`"});
+  report.table(env);
+  report.paragraph("Command line:");
+  report.code(text("command_line"), "sh");
+  report.heading(2, "Config");
+  report.code(run.config().dump(2), "json");
+
+  auto& s = report.summary();
+  s["experiment"] = run.experiment();
+  s["run"] = run.runId();
+  for (const char* key : {"git_commit", "libtorch_version", "device", "blas_core", "start_time",
+                          "end_time"})
+    s[key] = run.rootText(key);
+  if (const auto t = run.log().attribute("/", "threads"); t && std::holds_alternative<int64_t>(*t))
+    s["threads"] = std::get<int64_t>(*t);
+  if (gemm && std::holds_alternative<double>(*gemm)) s["gemm_gflops"] = std::get<double>(*gemm);
+}
+
+}  // namespace recurlab::analysis

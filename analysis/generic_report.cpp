@@ -1,0 +1,88 @@
+// The fallback report: every object of the log, so any run can be inspected without a
+// dedicated builder.
+#include <functional>
+
+#include "analysis/report_registry.h"
+
+namespace recurlab::analysis {
+
+namespace {
+
+bool isGroup(const experiments::Hdf5RunLog& log, const std::string& path) {
+  try {
+    log.children(path);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void describeDataset(const experiments::Hdf5RunLog& log, const std::string& path, Report& report,
+                     size_t max_rows) {
+  try {
+    const auto t = log.readTable(path);
+    report.heading(3, "`" + path + "` (table, " + std::to_string(t.rows.size()) + " rows)");
+    MarkdownTable md(t.columns, std::vector<MarkdownTable::Align>(t.columns.size(),
+                                                                 MarkdownTable::Align::Right));
+    for (size_t i = 0; i < t.rows.size() && i < max_rows; ++i) {
+      std::vector<std::string> cells;
+      for (double v : t.rows[i]) cells.push_back(formatNumber(v, 4));
+      md.addRow(cells);
+    }
+    report.table(md);
+    if (t.rows.size() > max_rows)
+      report.paragraph("(" + std::to_string(t.rows.size() - max_rows) + " more rows)");
+    return;
+  } catch (const std::exception&) {
+  }
+  try {
+    std::vector<uint64_t> shape;
+    const auto a = log.readArray(path, &shape);
+    std::string dims;
+    for (auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    report.heading(3, "`" + path + "` (array " + dims + ")");
+    std::string head;
+    for (size_t i = 0; i < a.size() && i < 20; ++i) head += formatNumber(a[i], 4) + " ";
+    report.paragraph(head + (a.size() > 20 ? "..." : ""));
+    return;
+  } catch (const std::exception&) {
+  }
+  try {
+    report.heading(3, "`" + path + "` (text)");
+    report.code(log.readText(path));
+  } catch (const std::exception& e) {
+    report.paragraph("(unreadable: " + std::string(e.what()) + ")");
+  }
+}
+
+}  // namespace
+
+void writeGenericSections(const RunReader& run, Report& report, size_t max_rows) {
+  const auto& log = run.log();
+  report.heading(2, "Log contents");
+  std::function<void(const std::string&)> walk = [&](const std::string& group) {
+    for (const auto& name : log.children(group)) {
+      const std::string path = (group == "/" ? "" : group) + "/" + name;
+      if (isGroup(log, path)) {
+        const auto attrs = log.attributes(path);
+        if (!attrs.empty()) {
+          std::vector<std::string> items;
+          for (const auto& [k, v] : attrs) {
+            std::string value;
+            if (const auto* s = std::get_if<std::string>(&v)) value = *s;
+            else if (const auto* d = std::get_if<double>(&v)) value = formatNumber(*d, 4);
+            else value = std::to_string(std::get<int64_t>(v));
+            items.push_back("`" + path + "@" + k + "` = " + value);
+          }
+          report.bullets(items);
+        }
+        walk(path);
+      } else {
+        describeDataset(log, path, report, max_rows);
+      }
+    }
+  };
+  walk("/");
+}
+
+}  // namespace recurlab::analysis

@@ -1,0 +1,57 @@
+#include "analysis/run_reader.h"
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+namespace recurlab::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::pair<std::string, std::string> resolve(const std::string& p) {
+  if (fs::is_directory(p)) {
+    const fs::path log = fs::path(p) / "log.h5";
+    if (!fs::exists(log)) throw std::runtime_error("run folder " + p + " holds no log.h5");
+    return {p, log.string()};
+  }
+  if (!fs::exists(p)) throw std::runtime_error("no run folder or log file " + p);
+  std::string dir = fs::path(p).parent_path().string();
+  return {dir.empty() ? "." : dir, p};
+}
+}  // namespace
+
+RunReader::RunReader(const std::string& run_dir_or_log)
+    : log_([&] {
+        auto [dir, log] = resolve(run_dir_or_log);
+        run_dir_ = dir;
+        log_path_ = log;
+        return experiments::Hdf5RunLog(log, experiments::Hdf5RunLog::Mode::ReadOnly);
+      }()) {}
+
+std::string RunReader::runId() const {
+  fs::path p = fs::path(run_dir_);
+  if (p.filename().empty()) p = p.parent_path();
+  return fs::absolute(p).lexically_normal().filename().string();
+}
+
+std::string RunReader::experiment() const { return log_.stringAttribute("/", "experiment"); }
+
+std::string RunReader::rootText(const std::string& name) const {
+  const auto v = log_.attribute("/", name);
+  if (!v) return "";
+  if (const auto* s = std::get_if<std::string>(&*v)) return *s;
+  std::ostringstream out;
+  if (const auto* d = std::get_if<double>(&*v)) out << *d;
+  else out << std::get<int64_t>(*v);
+  return out.str();
+}
+
+nlohmann::json RunReader::config() const {
+  const std::string text = rootText("config");
+  if (text.empty()) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+}  // namespace recurlab::analysis

@@ -1,0 +1,34 @@
+#pragma once
+// Read access to one run: its folder, its log.h5 (read-only) and the root attributes that
+// every run log has (experiments/run_directory.h writes them).
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "experiments/log/hdf5_run_log.h"
+
+namespace recurlab::analysis {
+
+class RunReader {
+ public:
+  // A run folder (holding log.h5) or the log file itself. Throws naming the path when
+  // neither exists.
+  explicit RunReader(const std::string& run_dir_or_log);
+
+  const std::string& runDirectory() const { return run_dir_; }
+  const std::string& logPath() const { return log_path_; }
+  std::string runId() const;  // the folder's name
+  const experiments::Hdf5RunLog& log() const { return log_; }
+
+  std::string experiment() const;  // root attribute "experiment"; throws if missing
+  // A root attribute as text ("" if absent): numbers are formatted, strings as they are.
+  std::string rootText(const std::string& name) const;
+  // The root "config" attribute parsed; an empty object when absent or not JSON.
+  nlohmann::json config() const;
+
+ private:
+  std::string run_dir_, log_path_;
+  experiments::Hdf5RunLog log_;
+};
+
+}  // namespace recurlab::analysis

@@ -1,0 +1,210 @@
+// Report of `exp_speed` (issues 3 and 6): time per forward+backward step of every model, side
+// by side; ratios are medians of per-repetition ratios (models ran round-robin, so each
+// repetition's pair saw the same machine load).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "analysis/report_registry.h"
+
+namespace recurlab::analysis {
+
+namespace {
+
+using Key = std::tuple<int, int64_t, int64_t, int64_t>;  // study, length, hidden, batch
+
+struct Timings {
+  std::map<Key, std::map<int, std::map<int, double>>> seconds;  // shape -> model -> repeat -> s
+  std::map<Key, std::map<int, double>> kernel_bytes;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+}
+
+std::vector<double> values(const std::map<int, double>& by_repeat) {
+  std::vector<double> v;
+  for (const auto& [r, t] : by_repeat) v.push_back(t);
+  return v;
+}
+
+// Median over repetitions of t_a / t_b, pairing the same repetition.
+double pairedRatio(const std::map<int, double>& a, const std::map<int, double>& b) {
+  std::vector<double> r;
+  for (const auto& [rep, ta] : a) {
+    auto it = b.find(rep);
+    if (it != b.end() && it->second > 0) r.push_back(ta / it->second);
+  }
+  return median(r);
+}
+
+std::string shapeName(const Key& k) {
+  std::ostringstream s;
+  s << "l=" << std::get<1>(k) << ", d=" << std::get<2>(k) << ", batch " << std::get<3>(k);
+  return s.str();
+}
+
+int findModel(const std::vector<std::string>& encoders, const std::string& name) {
+  for (size_t i = 0; i < encoders.size(); ++i)
+    if (encoders[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+void buildSpeedReport(const RunReader& run, Report& report) {
+  const auto& log = run.log();
+  const auto models = nlohmann::json::parse(log.stringAttribute("/speed", "models"));
+  std::vector<std::string> labels, encoders;
+  for (const auto& m : models) {
+    labels.push_back(m.at("label").get<std::string>());
+    encoders.push_back(m.at("encoder").get<std::string>());
+  }
+  const double copy_gbs = log.doubleAttribute("/speed", "copy_bandwidth_gbs");
+  const bool on_gpu = run.rootText("device").rfind("cuda", 0) == 0;
+  const auto table = log.readTable("/speed/timings");
+  Timings tm;
+  const auto study = table.column("study"), length = table.column("length"),
+             hidden = table.column("hidden"), batch = table.column("batch"),
+             model = table.column("model"), repeat = table.column("repeat"),
+             secs = table.column("seconds"), bytes = table.column("kernel_bytes");
+  for (size_t i = 0; i < secs.size(); ++i) {
+    const Key k{static_cast<int>(study[i]), static_cast<int64_t>(length[i]),
+                static_cast<int64_t>(hidden[i]), static_cast<int64_t>(batch[i])};
+    tm.seconds[k][static_cast<int>(model[i])][static_cast<int>(repeat[i])] = secs[i];
+    tm.kernel_bytes[k][static_cast<int>(model[i])] = bytes[i];
+  }
+  const int sru = findModel(encoders, "sru"), lstm = findModel(encoders, "lstm");
+  const int floor = findModel(encoders, "sru_matmul"), kernel = findModel(encoders, "sru_kernel");
+
+  report.heading(2, "Speed: forward + backward per layer");
+  report.paragraph(
+      "Every model ran in the same process, round-robin with a rotating start, warm-up "
+      "excluded; times are medians over repetitions with the 10-90% range. Ratios are medians "
+      "of per-repetition ratios. Device: " + run.rootText("device") + ", " +
+      run.rootText("threads") + " threads, BLAS core " + run.rootText("blas_core") +
+      ", measured GEMM " + formatNumber(std::stod(run.rootText("gemm_gflops").empty()
+                                                     ? "0"
+                                                     : run.rootText("gemm_gflops")),
+                                        4) +
+      " GFLOP/s, copy bandwidth " + formatNumber(copy_gbs, 4) + " GB/s.");
+  const std::string skipped = log.stringAttribute("/speed", "skipped");
+  if (!skipped.empty()) {
+    std::vector<std::string> items;
+    std::istringstream lines(skipped);
+    for (std::string line; std::getline(lines, line);)
+      if (!line.empty()) items.push_back(line);
+    report.paragraph("Not timed (not registered in this build):");
+    report.bullets(items);
+  }
+
+  nlohmann::json summary_shapes = nlohmann::json::array();
+  for (const auto& [key, by_model] : tm.seconds) {
+    if (std::get<0>(key) != 0) continue;
+    report.heading(3, shapeName(key));
+    MarkdownTable t({"model", "median ms", "10-90% ms", "× SRU"},
+                    {MarkdownTable::Align::Left, MarkdownTable::Align::Right,
+                     MarkdownTable::Align::Right, MarkdownTable::Align::Right});
+    nlohmann::json shape_summary = {{"length", std::get<1>(key)},
+                                    {"hidden", std::get<2>(key)},
+                                    {"batch", std::get<3>(key)}};
+    for (const auto& [m, reps] : by_model) {
+      const auto v = values(reps);
+      const double ratio = (sru >= 0 && by_model.count(sru)) ? pairedRatio(reps, by_model.at(sru))
+                                                             : std::nan("");
+      t.addRow({labels[m], formatNumber(median(v) * 1e3, 4),
+                formatNumber(quantile(v, 0.1) * 1e3, 3) + " – " +
+                    formatNumber(quantile(v, 0.9) * 1e3, 3),
+                formatNumber(ratio, 3)});
+      shape_summary["median_ms"][labels[m]] = median(v) * 1e3;
+    }
+    report.table(t);
+    std::vector<std::string> lines;
+    if (sru >= 0 && lstm >= 0 && by_model.count(sru) && by_model.count(lstm)) {
+      const double r = pairedRatio(by_model.at(lstm), by_model.at(sru));
+      shape_summary["lstm_over_sru"] = r;
+      lines.push_back("LSTM / SRU = " + formatNumber(r, 3) + " (target ≥ 10: " +
+                      (r >= 10 ? "met" : "missed") + ")");
+    }
+    if (sru >= 0 && floor >= 0 && by_model.count(sru) && by_model.count(floor)) {
+      const double r = pairedRatio(by_model.at(sru), by_model.at(floor));
+      shape_summary["sru_over_matmuls"] = r;
+      if (!on_gpu)
+        lines.push_back("SRU layer / its matmuls alone = " + formatNumber(r, 3) +
+                        " (target ≤ 1.3: " + (r <= 1.3 ? "met" : "missed") + ")");
+      else
+        lines.push_back("SRU layer / its matmuls alone = " + formatNumber(r, 3));
+    }
+    if (kernel >= 0 && by_model.count(kernel)) {
+      const double t_med = median(values(by_model.at(kernel)));
+      const double gbs = tm.kernel_bytes[key][kernel] / t_med / 1e9;
+      shape_summary["sru_kernel_gbs"] = gbs;
+      shape_summary["sru_kernel_fraction_of_copy"] = gbs / copy_gbs;
+      lines.push_back("SRU elementwise kernel alone (forward + backward): " +
+                      formatNumber(gbs, 3) + " GB/s = " + formatNumber(100 * gbs / copy_gbs, 3) +
+                      "% of the measured copy bandwidth" +
+                      (on_gpu ? std::string(" (target ≥ 70%: ") +
+                                    (gbs / copy_gbs >= 0.7 ? "met" : "missed") + ")"
+                              : std::string()));
+    }
+    if (!lines.empty()) report.bullets(lines);
+    summary_shapes.push_back(shape_summary);
+  }
+  report.summary()["main_sizes"] = summary_shapes;
+  report.summary()["copy_bandwidth_gbs"] = copy_gbs;
+
+  // Sweeps: how cost grows with sequence length and with batch size.
+  for (int s : {1, 2}) {
+    Panel panel;
+    panel.title = s == 1 ? "time vs sequence length" : "time vs batch size";
+    panel.xlabel = s == 1 ? "sequence length l" : "batch size";
+    panel.ylabel = "forward + backward, ms (log scale)";
+    panel.log_y = true;
+    panel.key = "top left";
+    std::string fixed_part;
+    std::map<int, Series> series;
+    for (const auto& [key, by_model] : tm.seconds) {
+      if (std::get<0>(key) != s) continue;
+      fixed_part = s == 1 ? "d=" + std::to_string(std::get<2>(key)) + ", batch " +
+                                std::to_string(std::get<3>(key))
+                          : "l=" + std::to_string(std::get<1>(key)) + ", d=" +
+                                std::to_string(std::get<2>(key));
+      for (const auto& [m, reps] : by_model) {
+        Series& se = series[m];
+        se.title = labels[m];
+        se.style = "linespoints pt 7 ps 0.7 lw 2 lc " + paletteColor(m);
+        se.x.push_back(static_cast<double>(s == 1 ? std::get<1>(key) : std::get<3>(key)));
+        se.y.push_back(median(values(reps)) * 1e3);
+      }
+    }
+    if (series.empty()) continue;
+    panel.title += " (" + fixed_part + ")";
+    for (auto& [m, se] : series) panel.series.push_back(se);
+    Figure fig;
+    fig.panels.push_back(panel);
+    const std::string file = s == 1 ? "speed_vs_length.png" : "speed_vs_batch.png";
+    report.heading(3, s == 1 ? "Sequence-length sweep" : "Batch sweep");
+    report.figure(fig, file, panel.title);
+  }
+}
+
+}  // namespace
+
+void registerSpeedReport() {
+  registerReport("speed", "forward+backward time per layer, side by side", buildSpeedReport);
+}
+
+}  // namespace recurlab::analysis

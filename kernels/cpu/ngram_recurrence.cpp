@@ -1,0 +1,274 @@
+#include "kernels/cpu/ngram_recurrence.h"
+
+#include <torch/torch.h>
+
+#include "kernels/cpu/column_blocks.h"
+
+namespace recurlab::kernels {
+namespace {
+
+using detail::ColumnBlocks;
+using detail::ColumnRun;
+using detail::dataOrNull;
+using detail::kBlock;
+using detail::sigmoid;
+using torch::Tensor;
+
+constexpr const char* kName = "n-gram recurrence";
+constexpr int64_t kMaxN = 4;
+
+struct Geometry {
+  int64_t L, B, d, k, n;
+  bool gate;
+  ColumnBlocks blocks() const { return {B, d}; }
+};
+
+template <typename T>
+struct Inputs {
+  const T* u;
+  const T* c0;
+  const uint8_t* pad;
+};
+
+template <typename T>
+void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
+  const ColumnBlocks cb = g.blocks();
+  const int64_t n = g.n, nd = n * g.d;
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T state[kMaxN][kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t s0 = r.b * nd + r.j0;
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < r.n; ++i)
+          state[j][i] = in.c0 ? in.c0[s0 + j * g.d + i] : T(0);
+      for (int64_t t = 0; t < g.L; ++t) {
+        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
+        const int64_t crow = (t * g.B + r.b) * nd + r.j0;
+        if (in.pad && in.pad[t * g.B + r.b]) {
+          for (int64_t i = 0; i < r.n; ++i) {
+            for (int64_t j = 0; j < n; ++j) c[crow + j * g.d + i] = state[j][i];
+            h[hrow + i] = T(0);
+          }
+          continue;
+        }
+        const T* ur = in.u + hrow * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const T* ui = ur + i * g.k;
+          const T f = sigmoid(ui[n]);
+          // Highest order first: c^(j) reads c^(j-1) of the previous step.
+          for (int64_t j = n - 1; j >= 0; --j) {
+            const T below = j == 0 ? T(1) : state[j - 1][i];
+            state[j][i] = f * state[j][i] + below * (T(1) - f) * ui[j];
+            c[crow + j * g.d + i] = state[j][i];
+          }
+          const T top = state[n - 1][i];
+          h[hrow + i] = std::tanh(g.gate ? sigmoid(ui[n + 1]) * top : top);
+        }
+      }
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < r.n; ++i) last_c[s0 + j * g.d + i] = state[j][i];
+    }
+  });
+}
+
+template <typename T>
+void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
+                    const T* grad_last_c, const T* c, T* grad_u, T* grad_c0) {
+  const ColumnBlocks cb = g.blocks();
+  const int64_t n = g.n, nd = n * g.d;
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T gs[kMaxN][kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t s0 = r.b * nd + r.j0;
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < r.n; ++i)
+          gs[j][i] = grad_last_c ? grad_last_c[s0 + j * g.d + i] : T(0);
+      for (int64_t t = g.L - 1; t >= 0; --t) {
+        if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
+        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
+        const int64_t crow = (t * g.B + r.b) * nd + r.j0;
+        const T* cprev = t > 0 ? c + crow - g.B * nd : nullptr;
+        const T* ur = in.u + hrow * g.k;
+        T* gur = grad_u + hrow * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const T* ui = ur + i * g.k;
+          T* gui = gur + i * g.k;
+          const T f = sigmoid(ui[n]);
+          T prev[kMaxN], gc[kMaxN];
+          for (int64_t j = 0; j < n; ++j) {
+            prev[j] = cprev ? cprev[j * g.d + i] : (in.c0 ? in.c0[s0 + j * g.d + i] : T(0));
+            gc[j] = gs[j][i];
+          }
+          const T top = c[crow + (n - 1) * g.d + i];
+          const T dh = grad_h ? grad_h[hrow + i] : T(0);
+          if (g.gate) {
+            const T o = sigmoid(ui[n + 1]);
+            const T th = std::tanh(o * top);
+            const T da = dh * (T(1) - th * th);
+            gc[n - 1] += da * o;
+            gui[n + 1] = da * top * o * (T(1) - o);
+          } else {
+            const T th = std::tanh(top);
+            gc[n - 1] += dh * (T(1) - th * th);
+          }
+          T d_f = T(0);
+          for (int64_t j = 0; j < n; ++j) {
+            const T below = j == 0 ? T(1) : prev[j - 1];
+            const T d_w = gc[j] * below;
+            d_f += gc[j] * prev[j] - d_w * ui[j];  // w = (1 - f)·z also depends on f
+            gui[j] = d_w * (T(1) - f);
+            // dL/dc^(j)_{t-1}: through its own carry and through c^(j+1)'s input.
+            gs[j][i] = gc[j] * f + (j + 1 < n ? gc[j + 1] * (T(1) - f) * ui[j + 1] : T(0));
+          }
+          gui[n] = d_f * f * (T(1) - f);
+        }
+      }
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < r.n; ++i) grad_c0[s0 + j * g.d + i] = gs[j][i];
+    }
+  });
+}
+
+Geometry geometryOf(const Tensor& u, const NgramRecurrenceOptions& opt) {
+  return {u.size(0), u.size(1), opt.hidden_size, opt.numMatrices(), opt.n, opt.output_gate};
+}
+
+template <typename T>
+Inputs<T> inputsOf(const Tensor& u, const Tensor& c0, const Tensor& pad) {
+  return {u.data_ptr<T>(), dataOrNull<T>(c0), dataOrNull<uint8_t>(pad)};
+}
+
+}  // namespace
+
+void checkNgramRecurrenceInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
+                                const NgramRecurrenceOptions& opt) {
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  TORCH_CHECK(opt.n >= 1 && opt.n <= kMaxN, kName, ": n must be in [1, ", kMaxN, "], got ",
+              opt.n);
+  const int64_t d = opt.hidden_size;
+  const std::string layout = std::to_string(opt.numMatrices()) + "·d: [z1..z" +
+                             std::to_string(opt.n) + ", f" + (opt.output_gate ? ", o" : "") +
+                             "] per unit";
+  detail::checkTimeMajorU(kName, u, d * opt.numMatrices(), layout.c_str());
+  const int64_t L = u.size(0), B = u.size(1);
+  if (c0.defined()) detail::checkLike(kName, u, c0, "c0 ([c^(1) | ... | c^(n)])", {B, opt.n * d});
+  detail::checkPadMask(kName, mask_pad, L, B);
+}
+
+NgramForwardResult ngramRecurrenceForward(const Tensor& u_in, const Tensor& c0_in,
+                                          const Tensor& mask_pad,
+                                          const NgramRecurrenceOptions& opt) {
+  checkNgramRecurrenceInputs(u_in, c0_in, mask_pad, opt);
+  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
+  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
+  const Tensor pad = detail::padAsBytes(mask_pad);
+  const Geometry g = geometryOf(u, opt);
+  NgramForwardResult res;
+  res.h = torch::empty({g.L, g.B, g.d}, u.options());
+  res.c = torch::empty({g.L, g.B, g.n * g.d}, u.options());
+  res.last_c = torch::empty({g.B, g.n * g.d}, u.options());
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_forward", [&] {
+    forwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, pad), res.h.data_ptr<scalar_t>(),
+                            res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
+  });
+  return res;
+}
+
+NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h_in,
+                                            const Tensor& grad_last_c_in, const Tensor& u_in,
+                                            const Tensor& c0_in, const Tensor& c_in,
+                                            const Tensor& mask_pad,
+                                            const NgramRecurrenceOptions& opt) {
+  checkNgramRecurrenceInputs(u_in, c0_in, mask_pad, opt);
+  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
+  const Tensor pad = detail::padAsBytes(mask_pad), c = c_in.contiguous();
+  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
+  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+  const Geometry g = geometryOf(u, opt);
+  detail::checkLike("n-gram recurrence backward", u, c, "saved c", {g.L, g.B, g.n * g.d});
+  NgramBackwardResult res;
+  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
+  res.grad_c0 = torch::empty({g.B, g.n * g.d}, u.options());
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_backward", [&] {
+    backwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, pad), dataOrNull<scalar_t>(grad_h),
+                             dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
+                             res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
+  });
+  return res;
+}
+
+namespace {
+
+class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrenceFunction> {
+ public:
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
+                                                Tensor c0, Tensor mask_pad, int64_t hidden_size,
+                                                int64_t n, bool output_gate) {
+    c0 = detail::emptyAsUndefined(c0);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
+    const NgramRecurrenceOptions opt{hidden_size, n, output_gate};
+    NgramForwardResult res = ngramRecurrenceForward(u, c0, mask_pad, opt);
+    ctx->save_for_backward({u, c0, res.c, mask_pad});
+    ctx->saved_data["hidden_size"] = hidden_size;
+    ctx->saved_data["n"] = n;
+    ctx->saved_data["output_gate"] = output_gate;
+    ctx->saved_data["c0_defined"] = c0.defined();
+    return {res.h, res.last_c};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const NgramRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
+                                     ctx->saved_data["n"].toInt(),
+                                     ctx->saved_data["output_gate"].toBool()};
+    NgramBackwardResult g = ngramRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], opt);
+    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
+    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
+  }
+};
+
+}  // namespace
+
+std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
+                                    const NgramRecurrenceOptions& opt) {
+  checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
+  return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
+                                        detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,
+                                        opt.output_gate);
+}
+
+std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,
+                                             const Tensor& mask_pad,
+                                             const NgramRecurrenceOptions& opt) {
+  checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, n = opt.n;
+  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  std::vector<Tensor> state(n);
+  for (int64_t j = 0; j < n; ++j)
+    state[j] = c0.defined() ? c0.slice(1, j * d, (j + 1) * d) : torch::zeros({B, d}, u.options());
+  std::vector<Tensor> hs;
+  for (int64_t t = 0; t < L; ++t) {
+    const Tensor f = torch::sigmoid(U[t].select(2, n));
+    std::vector<Tensor> next(n);
+    for (int64_t j = 0; j < n; ++j) {
+      const Tensor w = (1 - f) * U[t].select(2, j);
+      next[j] = f * state[j] + (j == 0 ? w : state[j - 1] * w);
+    }
+    Tensor h = torch::tanh(opt.output_gate ? torch::sigmoid(U[t].select(2, n + 1)) * next[n - 1]
+                                           : next[n - 1]);
+    if (mask_pad.defined()) {
+      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
+      for (int64_t j = 0; j < n; ++j) next[j] = torch::where(is_pad, state[j], next[j]);
+      h = torch::where(is_pad, torch::zeros_like(h), h);
+    }
+    state = next;
+    hs.push_back(h);
+  }
+  return {torch::stack(hs), torch::cat(state, 1)};
+}
+
+}  // namespace recurlab::kernels

@@ -1,0 +1,251 @@
+#include "kernels/cpu/qrnn_pooling.h"
+
+#include <torch/torch.h>
+
+#include "kernels/cpu/column_blocks.h"
+
+namespace recurlab::kernels {
+namespace {
+
+using detail::ColumnBlocks;
+using detail::ColumnRun;
+using detail::dataOrNull;
+using detail::kBlock;
+using detail::sigmoid;
+using torch::Tensor;
+
+constexpr const char* kName = "QRNN pooling";
+
+struct Geometry {
+  int64_t L, B, d, k;
+  bool gate;
+  ColumnBlocks blocks() const { return {B, d}; }
+};
+
+template <typename T>
+struct Inputs {
+  const T* u;
+  const T* c0;
+  const T* zoneout;
+  const uint8_t* pad;
+};
+
+template <typename T>
+void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
+  const ColumnBlocks cb = g.blocks();
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T state[kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t col0 = r.b * g.d + r.j0;
+      for (int64_t i = 0; i < r.n; ++i) state[i] = in.c0 ? in.c0[col0 + i] : T(0);
+      for (int64_t t = 0; t < g.L; ++t) {
+        const int64_t row = (t * g.B + r.b) * g.d + r.j0;
+        if (in.pad && in.pad[t * g.B + r.b]) {
+          for (int64_t i = 0; i < r.n; ++i) {
+            c[row + i] = state[i];
+            h[row + i] = T(0);
+          }
+          continue;
+        }
+        const T* ur = in.u + row * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const T* ui = ur + i * g.k;
+          const T z = std::tanh(ui[0]);
+          const T f = sigmoid(ui[1]);
+          const T upd = (T(1) - f) * (in.zoneout ? in.zoneout[row + i] : T(1));
+          const T cn = state[i] + upd * (z - state[i]);
+          c[row + i] = cn;
+          h[row + i] = g.gate ? sigmoid(ui[2]) * cn : cn;
+          state[i] = cn;
+        }
+      }
+      for (int64_t i = 0; i < r.n; ++i) last_c[col0 + i] = state[i];
+    }
+  });
+}
+
+template <typename T>
+void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
+                    const T* grad_last_c, const T* c, T* grad_u, T* grad_c0) {
+  const ColumnBlocks cb = g.blocks();
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T gstate[kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t col0 = r.b * g.d + r.j0;
+      for (int64_t i = 0; i < r.n; ++i) gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
+      for (int64_t t = g.L - 1; t >= 0; --t) {
+        if (in.pad && in.pad[t * g.B + r.b]) continue;  // dL/dc passes unchanged
+        const int64_t row = (t * g.B + r.b) * g.d + r.j0;
+        const T* cprev = t > 0 ? c + row - g.B * g.d : nullptr;
+        const T* ur = in.u + row * g.k;
+        T* gur = grad_u + row * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const T* ui = ur + i * g.k;
+          T* gui = gur + i * g.k;
+          const T cp = cprev ? cprev[i] : (in.c0 ? in.c0[col0 + i] : T(0));
+          const T z = std::tanh(ui[0]);
+          const T f = sigmoid(ui[1]);
+          const T m = in.zoneout ? in.zoneout[row + i] : T(1);
+          const T upd = (T(1) - f) * m;
+          const T ct = c[row + i];
+          const T dh = grad_h ? grad_h[row + i] : T(0);
+          T g_c = gstate[i];
+          if (g.gate) {
+            const T o = sigmoid(ui[2]);
+            g_c += dh * o;
+            gui[2] = dh * ct * o * (T(1) - o);
+          } else {
+            g_c += dh;
+          }
+          gui[0] = g_c * upd * (T(1) - z * z);
+          gui[1] = -g_c * (z - cp) * m * f * (T(1) - f);
+          gstate[i] = g_c * (T(1) - upd);
+        }
+      }
+      for (int64_t i = 0; i < r.n; ++i) grad_c0[col0 + i] = gstate[i];
+    }
+  });
+}
+
+Geometry geometryOf(const Tensor& u, const QrnnPoolingOptions& opt) {
+  return {u.size(0), u.size(1), opt.hidden_size, opt.numMatrices(), opt.output_gate};
+}
+
+template <typename T>
+Inputs<T> inputsOf(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& pad) {
+  return {u.data_ptr<T>(), dataOrNull<T>(c0), dataOrNull<T>(zoneout), dataOrNull<uint8_t>(pad)};
+}
+
+}  // namespace
+
+void checkQrnnPoolingInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
+                            const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  const int64_t d = opt.hidden_size, k = opt.numMatrices();
+  detail::checkTimeMajorU(kName, u, d * k,
+                          opt.output_gate ? "3·d: [z, f, o] per unit for fo-pooling"
+                                          : "2·d: [z, f] per unit for f-pooling");
+  const int64_t L = u.size(0), B = u.size(1);
+  if (c0.defined()) detail::checkLike(kName, u, c0, "c0", {B, d});
+  if (zoneout.defined()) detail::checkLike(kName, u, zoneout, "zoneout mask", {L, B, d});
+  detail::checkPadMask(kName, mask_pad, L, B);
+}
+
+QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u_in, const Tensor& c0_in,
+                                            const Tensor& zoneout_in, const Tensor& mask_pad,
+                                            const QrnnPoolingOptions& opt) {
+  checkQrnnPoolingInputs(u_in, c0_in, zoneout_in, mask_pad, opt);
+  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
+  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
+  const Tensor zoneout = detail::contiguousOrUndefined(zoneout_in);
+  const Tensor pad = detail::padAsBytes(mask_pad);
+  const Geometry g = geometryOf(u, opt);
+  QrnnPoolingForwardResult res;
+  res.h = torch::empty({g.L, g.B, g.d}, u.options());
+  res.c = torch::empty({g.L, g.B, g.d}, u.options());
+  res.last_c = torch::empty({g.B, g.d}, u.options());
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_forward", [&] {
+    forwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, zoneout, pad),
+                            res.h.data_ptr<scalar_t>(), res.c.data_ptr<scalar_t>(),
+                            res.last_c.data_ptr<scalar_t>());
+  });
+  return res;
+}
+
+QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h_in,
+                                              const Tensor& grad_last_c_in, const Tensor& u_in,
+                                              const Tensor& c0_in, const Tensor& c_in,
+                                              const Tensor& zoneout_in, const Tensor& mask_pad,
+                                              const QrnnPoolingOptions& opt) {
+  checkQrnnPoolingInputs(u_in, c0_in, zoneout_in, mask_pad, opt);
+  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
+  const Tensor zoneout = detail::contiguousOrUndefined(zoneout_in);
+  const Tensor pad = detail::padAsBytes(mask_pad), c = c_in.contiguous();
+  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
+  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+  const Geometry g = geometryOf(u, opt);
+  detail::checkLike("QRNN pooling backward", u, c, "saved c", {g.L, g.B, g.d});
+  QrnnPoolingBackwardResult res;
+  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
+  res.grad_c0 = torch::empty({g.B, g.d}, u.options());
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_backward", [&] {
+    backwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, zoneout, pad),
+                             dataOrNull<scalar_t>(grad_h), dataOrNull<scalar_t>(grad_last_c),
+                             c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
+                             res.grad_c0.data_ptr<scalar_t>());
+  });
+  return res;
+}
+
+namespace {
+
+class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction> {
+ public:
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
+                                                Tensor c0, Tensor zoneout, Tensor mask_pad,
+                                                int64_t hidden_size, bool output_gate) {
+    c0 = detail::emptyAsUndefined(c0);
+    zoneout = detail::emptyAsUndefined(zoneout);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
+    const QrnnPoolingOptions opt{hidden_size, output_gate};
+    QrnnPoolingForwardResult res = qrnnPoolingForward(u, c0, zoneout, mask_pad, opt);
+    ctx->save_for_backward({u, c0, res.c, zoneout, mask_pad});
+    ctx->saved_data["hidden_size"] = hidden_size;
+    ctx->saved_data["output_gate"] = output_gate;
+    ctx->saved_data["c0_defined"] = c0.defined();
+    return {res.h, res.last_c};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const QrnnPoolingOptions opt{ctx->saved_data["hidden_size"].toInt(),
+                                 ctx->saved_data["output_gate"].toBool()};
+    QrnnPoolingBackwardResult g =
+        qrnnPoolingBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
+    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
+    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
+  }
+};
+
+}  // namespace
+
+std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
+                                const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+  checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
+  return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
+                                    detail::undefinedAsEmpty(zoneout, u),
+                                    detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,
+                                    opt.output_gate);
+}
+
+std::vector<Tensor> qrnnPoolingReference(const Tensor& u, const Tensor& c0,
+                                         const Tensor& zoneout, const Tensor& mask_pad,
+                                         const QrnnPoolingOptions& opt) {
+  checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size;
+  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  Tensor c = c0.defined() ? c0 : torch::zeros({B, d}, u.options());
+  std::vector<Tensor> hs;
+  for (int64_t t = 0; t < L; ++t) {
+    const Tensor z = torch::tanh(U[t].select(2, 0));
+    const Tensor f = torch::sigmoid(U[t].select(2, 1));
+    Tensor upd = 1 - f;
+    if (zoneout.defined()) upd = upd * zoneout[t];
+    Tensor c_new = (1 - upd) * c + upd * z;
+    Tensor h = opt.output_gate ? torch::sigmoid(U[t].select(2, 2)) * c_new : c_new;
+    if (mask_pad.defined()) {
+      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
+      c_new = torch::where(is_pad, c, c_new);
+      h = torch::where(is_pad, torch::zeros_like(h), h);
+    }
+    c = c_new;
+    hs.push_back(h);
+  }
+  return {torch::stack(hs), c};
+}
+
+}  // namespace recurlab::kernels

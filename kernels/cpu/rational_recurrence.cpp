@@ -1,0 +1,494 @@
+#include "kernels/cpu/rational_recurrence.h"
+
+#include <torch/torch.h>
+
+#include <limits>
+
+#include "kernels/cpu/column_blocks.h"
+
+namespace recurlab::kernels {
+namespace {
+
+using detail::ColumnBlocks;
+using detail::ColumnRun;
+using detail::dataOrNull;
+using detail::kBlock;
+using detail::sigmoid;
+using torch::Tensor;
+
+constexpr const char* kName = "rational recurrence";
+
+// The two semirings as compile-time policies: values, and the local derivatives that route
+// the gradient. For max, plusPicksFirst(a, b) tells which operand won (ties: the first).
+template <typename T, bool MaxPlus>
+struct SemiringOps {
+  static T zero() { return MaxPlus ? -std::numeric_limits<T>::infinity() : T(0); }
+  static T gate(T pre) { return MaxPlus ? detail::logSigmoid(pre) : sigmoid(pre); }
+  // d gate / d pre-activation, from the pre-activation.
+  static T gateGrad(T pre) {
+    const T s = sigmoid(pre);
+    return MaxPlus ? T(1) - s : s * (T(1) - s);
+  }
+  static T plus(T a, T b) { return MaxPlus ? (a >= b ? a : b) : a + b; }
+  static bool plusPicksFirst(T a, T b) { return a >= b; }
+  static T times(T a, T b) { return MaxPlus ? a + b : a * b; }
+};
+
+struct Geometry {
+  int64_t L, B, d, k, S;
+  RationalPattern pattern;
+  bool gate;
+  ColumnBlocks blocks() const { return {B, d}; }
+};
+
+template <typename T>
+struct Inputs {
+  const T* u;
+  const T* weight;  // pre-activations [b_r | b_p1 | b_p2] (pattern F)
+  const T* c0;
+  const uint8_t* pad;
+};
+
+// Gate values of one unit at one step.
+template <typename T, bool MaxPlus>
+struct StepValues {
+  T f[2], w[2], o;
+};
+
+template <typename T, bool MaxPlus>
+inline StepValues<T, MaxPlus> stepValues(const T* ui, int64_t S, bool gate) {
+  using Ops = SemiringOps<T, MaxPlus>;
+  StepValues<T, MaxPlus> v{};
+  for (int64_t s = 0; s < S; ++s) {
+    v.f[s] = Ops::gate(ui[S + s]);
+    v.w[s] = MaxPlus ? ui[s] : (T(1) - sigmoid(ui[S + s])) * ui[s];
+  }
+  v.o = gate ? Ops::gate(ui[2 * S]) : T(0);
+  return v;
+}
+
+template <typename T, bool MaxPlus>
+void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
+  using Ops = SemiringOps<T, MaxPlus>;
+  const ColumnBlocks cb = g.blocks();
+  const int64_t S = g.S, sd = S * g.d;
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T c1[kBlock], c2[kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t s0 = r.b * sd + r.j0;  // state columns of c0 / last_c
+      for (int64_t i = 0; i < r.n; ++i) {
+        c1[i] = in.c0 ? in.c0[s0 + i] : Ops::zero();
+        if (S == 2) c2[i] = in.c0 ? in.c0[s0 + g.d + i] : Ops::zero();
+      }
+      for (int64_t t = 0; t < g.L; ++t) {
+        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
+        const int64_t crow = (t * g.B + r.b) * sd + r.j0;
+        if (in.pad && in.pad[t * g.B + r.b]) {
+          for (int64_t i = 0; i < r.n; ++i) {
+            c[crow + i] = c1[i];
+            if (S == 2) c[crow + g.d + i] = c2[i];
+            h[hrow + i] = T(0);
+          }
+          continue;
+        }
+        const T* ur = in.u + hrow * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const auto v = stepValues<T, MaxPlus>(ur + i * g.k, S, g.gate);
+          const T n1 = Ops::plus(Ops::times(v.f[0], c1[i]), v.w[0]);
+          T out = n1;
+          if (S == 2) {
+            T e = c1[i];
+            if (g.pattern == RationalPattern::F) e = Ops::plus(e, Ops::gate(in.weight[r.j0 + i]));
+            const T n2 = Ops::plus(Ops::times(v.f[1], c2[i]), Ops::times(e, v.w[1]));
+            out = n2;
+            if (g.pattern == RationalPattern::F) {
+              const T p1 = Ops::gate(in.weight[g.d + r.j0 + i]);
+              const T p2 = Ops::gate(in.weight[2 * g.d + r.j0 + i]);
+              out = Ops::plus(Ops::times(p1, n1), Ops::times(p2, n2));
+            }
+            c2[i] = n2;
+            c[crow + g.d + i] = n2;
+          }
+          c1[i] = n1;
+          c[crow + i] = n1;
+          h[hrow + i] = std::tanh(g.gate ? Ops::times(v.o, out) : out);
+        }
+      }
+      for (int64_t i = 0; i < r.n; ++i) {
+        last_c[s0 + i] = c1[i];
+        if (S == 2) last_c[s0 + g.d + i] = c2[i];
+      }
+    }
+  });
+}
+
+// Gradient of the product a ⊗ b for upstream g: (d/da, d/db).
+template <typename T, bool MaxPlus>
+inline void timesGrad(T g, T a, T b, T& ga, T& gb) {
+  ga = MaxPlus ? g : g * b;
+  gb = MaxPlus ? g : g * a;
+}
+
+// Gradient of the sum a ⊕ b for upstream g: the max routes everything to the winner.
+template <typename T, bool MaxPlus>
+inline void plusGrad(T g, T a, T b, T& ga, T& gb) {
+  if (!MaxPlus) {
+    ga = g;
+    gb = g;
+  } else if (SemiringOps<T, MaxPlus>::plusPicksFirst(a, b)) {
+    ga = g;
+    gb = T(0);
+  } else {
+    ga = T(0);
+    gb = g;
+  }
+}
+
+// Per-column parameter gradients (pattern F) go to col_grad (3, B, d) in double and are summed
+// over the batch in fixed order afterwards: no atomics, deterministic for any thread count.
+template <typename T, bool MaxPlus>
+void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
+                    const T* grad_last_c, const T* c, T* grad_u, T* grad_c0, double* col_grad) {
+  using Ops = SemiringOps<T, MaxPlus>;
+  const ColumnBlocks cb = g.blocks();
+  const int64_t S = g.S, sd = S * g.d;
+  const bool isF = g.pattern == RationalPattern::F;
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    T g1[kBlock], g2[kBlock];
+    double acc[3][kBlock];
+    for (int64_t run = begin; run < end; ++run) {
+      const ColumnRun r = cb.at(run);
+      const int64_t s0 = r.b * sd + r.j0;
+      for (int64_t i = 0; i < r.n; ++i) {
+        g1[i] = grad_last_c ? grad_last_c[s0 + i] : T(0);
+        g2[i] = (S == 2 && grad_last_c) ? grad_last_c[s0 + g.d + i] : T(0);
+        acc[0][i] = acc[1][i] = acc[2][i] = 0.0;
+      }
+      for (int64_t t = g.L - 1; t >= 0; --t) {
+        if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
+        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
+        const int64_t crow = (t * g.B + r.b) * sd + r.j0;
+        const T* cprev = t > 0 ? c + crow - g.B * sd : nullptr;
+        const T* ur = in.u + hrow * g.k;
+        T* gur = grad_u + hrow * g.k;
+        for (int64_t i = 0; i < r.n; ++i) {
+          const T* ui = ur + i * g.k;
+          T* gui = gur + i * g.k;
+          const auto v = stepValues<T, MaxPlus>(ui, S, g.gate);
+          const T c1p = cprev ? cprev[i] : (in.c0 ? in.c0[s0 + i] : Ops::zero());
+          const T c1t = c[crow + i];
+          T c2p = T(0), c2t = T(0), e = c1p, rr = T(0), p1 = T(0), p2 = T(0);
+          T out = c1t;
+          if (S == 2) {
+            c2p = cprev ? cprev[g.d + i] : (in.c0 ? in.c0[s0 + g.d + i] : Ops::zero());
+            c2t = c[crow + g.d + i];
+            out = c2t;
+            if (isF) {
+              rr = Ops::gate(in.weight[r.j0 + i]);
+              p1 = Ops::gate(in.weight[g.d + r.j0 + i]);
+              p2 = Ops::gate(in.weight[2 * g.d + r.j0 + i]);
+              e = Ops::plus(c1p, rr);
+              out = Ops::plus(Ops::times(p1, c1t), Ops::times(p2, c2t));
+            }
+          }
+          // h = tanh(o ⊗ out) or tanh(out)
+          const T pre_h = g.gate ? Ops::times(v.o, out) : out;
+          const T th = std::tanh(pre_h);
+          const T da = (grad_h ? grad_h[hrow + i] : T(0)) * (T(1) - th * th);
+          T d_out = da;
+          if (g.gate) {
+            T d_o;
+            timesGrad<T, MaxPlus>(da, v.o, out, d_o, d_out);
+            gui[2 * S] = d_o * Ops::gateGrad(ui[2 * S]);
+          }
+          T dc1 = g1[i], dc2 = g2[i];
+          if (S == 1) {
+            dc1 += d_out;
+          } else if (!isF) {
+            dc2 += d_out;
+          } else {
+            T dA, dB, dp1, dp2, dn1, dn2;
+            plusGrad<T, MaxPlus>(d_out, Ops::times(p1, c1t), Ops::times(p2, c2t), dA, dB);
+            timesGrad<T, MaxPlus>(dA, p1, c1t, dp1, dn1);
+            timesGrad<T, MaxPlus>(dB, p2, c2t, dp2, dn2);
+            dc1 += dn1;
+            dc2 += dn2;
+            acc[1][i] += static_cast<double>(dp1 * Ops::gateGrad(in.weight[g.d + r.j0 + i]));
+            acc[2][i] += static_cast<double>(dp2 * Ops::gateGrad(in.weight[2 * g.d + r.j0 + i]));
+          }
+          T d_w[2] = {T(0), T(0)}, d_f[2] = {T(0), T(0)};
+          T d_c1p = T(0), d_c2p = T(0);
+          if (S == 2) {
+            // c2 = f2 ⊗ c2p ⊕ e ⊗ w2
+            T dA, dB, de;
+            plusGrad<T, MaxPlus>(dc2, Ops::times(v.f[1], c2p), Ops::times(e, v.w[1]), dA, dB);
+            timesGrad<T, MaxPlus>(dA, v.f[1], c2p, d_f[1], d_c2p);
+            timesGrad<T, MaxPlus>(dB, e, v.w[1], de, d_w[1]);
+            if (isF) {
+              T dr;
+              plusGrad<T, MaxPlus>(de, c1p, rr, d_c1p, dr);
+              acc[0][i] += static_cast<double>(dr * Ops::gateGrad(in.weight[r.j0 + i]));
+            } else {
+              d_c1p = de;
+            }
+          }
+          {  // c1 = f1 ⊗ c1p ⊕ w1
+            T dA, dc1p;
+            plusGrad<T, MaxPlus>(dc1, Ops::times(v.f[0], c1p), v.w[0], dA, d_w[0]);
+            timesGrad<T, MaxPlus>(dA, v.f[0], c1p, d_f[0], dc1p);
+            d_c1p += dc1p;
+          }
+          for (int64_t s = 0; s < S; ++s) {
+            const T fpre = ui[S + s];
+            if (MaxPlus) {
+              gui[s] = d_w[s];
+              gui[S + s] = d_f[s] * Ops::gateGrad(fpre);
+            } else {
+              // w = (1 - σ(fpre)) · z, f = σ(fpre): both depend on fpre.
+              const T sf = sigmoid(fpre);
+              gui[s] = d_w[s] * (T(1) - sf);
+              gui[S + s] = (d_f[s] - d_w[s] * ui[s]) * sf * (T(1) - sf);
+            }
+          }
+          g1[i] = d_c1p;
+          g2[i] = d_c2p;
+        }
+      }
+      const int64_t cols = g.B * g.d, col0 = r.b * g.d + r.j0;
+      for (int64_t i = 0; i < r.n; ++i) {
+        grad_c0[s0 + i] = g1[i];
+        if (S == 2) grad_c0[s0 + g.d + i] = g2[i];
+        if (col_grad)
+          for (int q = 0; q < 3; ++q) col_grad[q * cols + col0 + i] = acc[q][i];
+      }
+    }
+  });
+}
+
+Geometry geometryOf(const Tensor& u, const RationalRecurrenceOptions& opt) {
+  return {u.size(0),       u.size(1),   opt.hidden_size, opt.numMatrices(),
+          opt.numStates(), opt.pattern, opt.output_gate};
+}
+
+template <typename T>
+Inputs<T> inputsOf(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& pad) {
+  return {u.data_ptr<T>(), dataOrNull<T>(weight), dataOrNull<T>(c0), dataOrNull<uint8_t>(pad)};
+}
+
+const char* layoutOf(const RationalRecurrenceOptions& opt) {
+  if (opt.pattern == RationalPattern::B)
+    return opt.output_gate ? "3·d: [z, f, o] per unit (pattern B with the output gate)"
+                           : "2·d: [z, f] per unit (pattern B without the output gate)";
+  return opt.output_gate ? "5·d: [z1, z2, f1, f2, o] per unit (patterns C/F with the gate)"
+                         : "4·d: [z1, z2, f1, f2] per unit (patterns C/F without the gate)";
+}
+
+}  // namespace
+
+void checkRationalRecurrenceInputs(const Tensor& u, const Tensor& weight, const Tensor& c0,
+                                   const Tensor& mask_pad, const RationalRecurrenceOptions& opt) {
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  TORCH_CHECK(opt.pattern == RationalPattern::B || opt.pattern == RationalPattern::C ||
+                  opt.pattern == RationalPattern::F,
+              kName, ": unknown pattern ", static_cast<int64_t>(opt.pattern),
+              " (expected B = 0, C = 1 or F = 2)");
+  TORCH_CHECK(opt.semiring == Semiring::PlusTimes || opt.semiring == Semiring::MaxPlus, kName,
+              ": unknown semiring ", static_cast<int64_t>(opt.semiring),
+              " (expected plus-times = 0 or max-plus = 1)");
+  const int64_t d = opt.hidden_size;
+  detail::checkTimeMajorU(kName, u, d * opt.numMatrices(), layoutOf(opt));
+  const int64_t L = u.size(0), B = u.size(1);
+  if (opt.pattern == RationalPattern::F) {
+    TORCH_CHECK(weight.defined(),
+                kName, ": pattern F needs weight (3·d) = [b_r | b_p1 | b_p2], got none");
+    detail::checkLike(kName, u, weight, "weight [b_r | b_p1 | b_p2]", {3 * d});
+  } else {
+    TORCH_CHECK(!weight.defined(), kName,
+                ": only pattern F takes a weight vector; got one of shape ", weight.sizes());
+  }
+  if (c0.defined()) detail::checkLike(kName, u, c0, "c0 ([c1 | c2] states)", {B, opt.numStates() * d});
+  detail::checkPadMask(kName, mask_pad, L, B);
+}
+
+RationalForwardResult rationalRecurrenceForward(const Tensor& u_in, const Tensor& weight_in,
+                                                const Tensor& c0_in, const Tensor& mask_pad,
+                                                const RationalRecurrenceOptions& opt) {
+  checkRationalRecurrenceInputs(u_in, weight_in, c0_in, mask_pad, opt);
+  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
+  const Tensor u = u_in.contiguous(), weight = detail::contiguousOrUndefined(weight_in);
+  const Tensor c0 = detail::contiguousOrUndefined(c0_in), pad = detail::padAsBytes(mask_pad);
+  const Geometry g = geometryOf(u, opt);
+  RationalForwardResult res;
+  res.h = torch::empty({g.L, g.B, g.d}, u.options());
+  res.c = torch::empty({g.L, g.B, g.S * g.d}, u.options());
+  res.last_c = torch::empty({g.B, g.S * g.d}, u.options());
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "rational_recurrence_forward", [&] {
+    const auto in = inputsOf<scalar_t>(u, weight, c0, pad);
+    auto* h = res.h.data_ptr<scalar_t>();
+    auto* c = res.c.data_ptr<scalar_t>();
+    auto* last = res.last_c.data_ptr<scalar_t>();
+    if (opt.semiring == Semiring::MaxPlus)
+      forwardKernel<scalar_t, true>(g, in, h, c, last);
+    else
+      forwardKernel<scalar_t, false>(g, in, h, c, last);
+  });
+  return res;
+}
+
+RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h_in,
+                                                  const Tensor& grad_last_c_in,
+                                                  const Tensor& u_in, const Tensor& weight_in,
+                                                  const Tensor& c0_in, const Tensor& c_in,
+                                                  const Tensor& mask_pad,
+                                                  const RationalRecurrenceOptions& opt) {
+  checkRationalRecurrenceInputs(u_in, weight_in, c0_in, mask_pad, opt);
+  const Tensor u = u_in.contiguous(), weight = detail::contiguousOrUndefined(weight_in);
+  const Tensor c0 = detail::contiguousOrUndefined(c0_in), pad = detail::padAsBytes(mask_pad);
+  const Tensor c = c_in.contiguous();
+  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
+  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+  const Geometry g = geometryOf(u, opt);
+  detail::checkLike("rational recurrence backward", u, c, "saved c", {g.L, g.B, g.S * g.d});
+  RationalBackwardResult res;
+  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
+  res.grad_c0 = torch::empty({g.B, g.S * g.d}, u.options());
+  const bool isF = opt.pattern == RationalPattern::F;
+  Tensor col_grad;
+  if (isF) col_grad = torch::empty({3, g.B, g.d}, u.options().dtype(torch::kDouble));
+  AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "rational_recurrence_backward", [&] {
+    const auto in = inputsOf<scalar_t>(u, weight, c0, pad);
+    const auto* gh = dataOrNull<scalar_t>(grad_h);
+    const auto* glc = dataOrNull<scalar_t>(grad_last_c);
+    const auto* cs = c.data_ptr<scalar_t>();
+    auto* gu = res.grad_u.data_ptr<scalar_t>();
+    auto* gc0 = res.grad_c0.data_ptr<scalar_t>();
+    double* cg = isF ? col_grad.data_ptr<double>() : nullptr;
+    if (opt.semiring == Semiring::MaxPlus)
+      backwardKernel<scalar_t, true>(g, in, gh, glc, cs, gu, gc0, cg);
+    else
+      backwardKernel<scalar_t, false>(g, in, gh, glc, cs, gu, gc0, cg);
+  });
+  if (isF) {
+    // Sum over the batch, one unit at a time, always in batch order.
+    Tensor param = torch::empty({3 * g.d}, col_grad.options());
+    const double* cg = col_grad.data_ptr<double>();
+    double* pg = param.data_ptr<double>();
+    const int64_t d = g.d, B = g.B;
+    for (int64_t qj = 0; qj < 3 * d; ++qj) {
+      const int64_t q = qj / d, j = qj % d;
+      double s = 0.0;
+      for (int64_t b = 0; b < B; ++b) s += cg[(q * B + b) * d + j];
+      pg[qj] = s;
+    }
+    res.grad_weight = param.to(u.scalar_type());
+  }
+  return res;
+}
+
+namespace {
+
+class RationalRecurrenceFunction
+    : public torch::autograd::Function<RationalRecurrenceFunction> {
+ public:
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
+                                                Tensor weight, Tensor c0, Tensor mask_pad,
+                                                int64_t hidden_size, int64_t pattern,
+                                                int64_t semiring, bool output_gate) {
+    weight = detail::emptyAsUndefined(weight);
+    c0 = detail::emptyAsUndefined(c0);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
+    const RationalRecurrenceOptions opt{hidden_size, static_cast<RationalPattern>(pattern),
+                                        static_cast<Semiring>(semiring), output_gate};
+    RationalForwardResult res = rationalRecurrenceForward(u, weight, c0, mask_pad, opt);
+    ctx->save_for_backward({u, weight, c0, res.c, mask_pad});
+    ctx->saved_data["hidden_size"] = hidden_size;
+    ctx->saved_data["pattern"] = pattern;
+    ctx->saved_data["semiring"] = semiring;
+    ctx->saved_data["output_gate"] = output_gate;
+    ctx->saved_data["c0_defined"] = c0.defined();
+    return {res.h, res.last_c};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const RationalRecurrenceOptions opt{
+        ctx->saved_data["hidden_size"].toInt(),
+        static_cast<RationalPattern>(ctx->saved_data["pattern"].toInt()),
+        static_cast<Semiring>(ctx->saved_data["semiring"].toInt()),
+        ctx->saved_data["output_gate"].toBool()};
+    RationalBackwardResult g =
+        rationalRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
+    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
+    return {g.grad_u,  g.grad_weight, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(),
+            Tensor(), Tensor(),      Tensor()};
+  }
+};
+
+}  // namespace
+
+std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, const Tensor& c0,
+                                       const Tensor& mask_pad,
+                                       const RationalRecurrenceOptions& opt) {
+  checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
+  return RationalRecurrenceFunction::apply(
+      u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),
+      detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, static_cast<int64_t>(opt.pattern),
+      static_cast<int64_t>(opt.semiring), opt.output_gate);
+}
+
+std::vector<Tensor> rationalRecurrenceReference(const Tensor& u, const Tensor& weight,
+                                                const Tensor& c0, const Tensor& mask_pad,
+                                                const RationalRecurrenceOptions& opt) {
+  checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
+  const bool mp = opt.semiring == Semiring::MaxPlus;
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, S = opt.numStates();
+  auto plus = [&](const Tensor& a, const Tensor& b) {
+    return mp ? torch::where(a >= b, a, b) : a + b;
+  };
+  auto times = [&](const Tensor& a, const Tensor& b) { return mp ? a + b : a * b; };
+  auto gate = [&](const Tensor& x) { return mp ? torch::log_sigmoid(x) : torch::sigmoid(x); };
+  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  const Tensor zero = mp ? torch::full({B, d}, -std::numeric_limits<double>::infinity(),
+                                       u.options())
+                         : torch::zeros({B, d}, u.options());
+  Tensor c1 = c0.defined() ? c0.slice(1, 0, d) : zero;
+  Tensor c2 = S == 2 ? (c0.defined() ? c0.slice(1, d, 2 * d) : zero) : Tensor();
+  Tensor rr, p1, p2;
+  if (opt.pattern == RationalPattern::F) {
+    rr = gate(weight.slice(0, 0, d));
+    p1 = gate(weight.slice(0, d, 2 * d));
+    p2 = gate(weight.slice(0, 2 * d, 3 * d));
+  }
+  std::vector<Tensor> hs;
+  for (int64_t t = 0; t < L; ++t) {
+    const Tensor ut = U[t];
+    std::vector<Tensor> f(S), w(S);
+    for (int64_t s = 0; s < S; ++s) {
+      f[s] = gate(ut.select(2, S + s));
+      w[s] = mp ? ut.select(2, s) : (1 - torch::sigmoid(ut.select(2, S + s))) * ut.select(2, s);
+    }
+    Tensor n1 = plus(times(f[0], c1), w[0]);
+    Tensor n2, out = n1;
+    if (S == 2) {
+      const Tensor e = opt.pattern == RationalPattern::F ? plus(c1, rr) : c1;
+      n2 = plus(times(f[1], c2), times(e, w[1]));
+      out = opt.pattern == RationalPattern::F ? plus(times(p1, n1), times(p2, n2)) : n2;
+    }
+    Tensor h = torch::tanh(opt.output_gate ? times(gate(ut.select(2, 2 * S)), out) : out);
+    if (mask_pad.defined()) {
+      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
+      n1 = torch::where(is_pad, c1, n1);
+      if (S == 2) n2 = torch::where(is_pad, c2, n2);
+      h = torch::where(is_pad, torch::zeros_like(h), h);
+    }
+    c1 = n1;
+    c2 = n2;
+    hs.push_back(h);
+  }
+  return {torch::stack(hs), S == 2 ? torch::cat({c1, c2}, 1) : c1};
+}
+
+}  // namespace recurlab::kernels

@@ -1,0 +1,145 @@
+#include "experiments/log/hdf5_run_log.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/analysis/temp_dir.h"
+
+namespace recurlab::experiments {
+namespace {
+
+using testing::TempDir;
+
+TEST(Hdf5RunLogTest, WritesReopensAppendsAndReadsBack) {
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  {
+    Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("variance"));
+    log.setAttribute("/", "threads", int64_t{2});
+    log.setAttribute("/", "gemm_gflops", 123.5);
+    log.createGroup("/trials/3/seeds/1");
+    log.setAttribute("trials/3", "lr", 1e-3);
+    log.createTable("/trials/3/seeds/1/epochs", {"epoch", "train_loss", "dev_acc"});
+    log.appendRow("/trials/3/seeds/1/epochs", {1, 0.9, 0.6});
+    log.appendRows("/trials/3/seeds/1/epochs", {{2, 0.7, 0.7}, {3, 0.5, 0.75}});
+    log.writeArray("/variance/curve", {1, 2, 3, 4, 5, 6}, {2, 3});
+    log.writeText("/config", "{\"a\": 1}");
+  }
+  EXPECT_THROW(Hdf5RunLog(path, Hdf5RunLog::Mode::Create), std::runtime_error);
+  {
+    Hdf5RunLog log(path, Hdf5RunLog::Mode::Append);
+    log.createTable("/trials/3/seeds/1/epochs", {"epoch", "train_loss", "dev_acc"});  // resume
+    EXPECT_THROW(log.createTable("/trials/3/seeds/1/epochs", {"epoch", "loss"}),
+                 std::runtime_error);
+    log.appendRow("/trials/3/seeds/1/epochs", {4, 0.4, 0.8});
+    EXPECT_THROW(log.appendRow("/trials/3/seeds/1/epochs", {5, 0.3}), std::invalid_argument);
+    log.writeArray("/variance/curve", {7, 8}, {2});  // replaces the old array
+    log.setAttribute("/", "end_time", utcTimestamp());
+  }
+  const Hdf5RunLog log(path, Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_EQ(log.stringAttribute("/", "experiment"), "variance");
+  EXPECT_EQ(log.intAttribute("/", "threads"), 2);
+  EXPECT_DOUBLE_EQ(log.doubleAttribute("/", "gemm_gflops"), 123.5);
+  EXPECT_DOUBLE_EQ(log.doubleAttribute("/trials/3", "lr"), 1e-3);
+  EXPECT_FALSE(log.attribute("/", "missing").has_value());
+  const auto attrs = log.attributes("/");
+  EXPECT_EQ(attrs.size(), 4u);
+  EXPECT_TRUE(attrs.count("end_time"));
+  EXPECT_EQ(log.children("/"), (std::vector<std::string>{"config", "trials", "variance"}));
+  EXPECT_EQ(log.children("/trials/3/seeds/1"), std::vector<std::string>{"epochs"});
+  EXPECT_TRUE(log.exists("/trials/3/seeds/1/epochs"));
+  EXPECT_FALSE(log.exists("/trials/4/seeds"));
+
+  const Table t = log.readTable("/trials/3/seeds/1/epochs");
+  EXPECT_EQ(t.columns, (std::vector<std::string>{"epoch", "train_loss", "dev_acc"}));
+  ASSERT_EQ(t.rows.size(), 4u);
+  EXPECT_EQ(t.column("epoch"), (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(t.column("dev_acc"), (std::vector<double>{0.6, 0.7, 0.75, 0.8}));
+  EXPECT_THROW(t.column("nope"), std::runtime_error);
+
+  std::vector<uint64_t> shape;
+  EXPECT_EQ(log.readArray("/variance/curve", &shape), (std::vector<double>{7, 8}));
+  EXPECT_EQ(shape, std::vector<uint64_t>{2});
+  EXPECT_EQ(log.readText("/config"), "{\"a\": 1}");
+}
+
+TEST(Hdf5RunLogTest, ErrorsNameTheFileAndObject) {
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  { Hdf5RunLog log(path, Hdf5RunLog::Mode::Create); log.setAttribute("/", "n", int64_t{1}); }
+  Hdf5RunLog log(path, Hdf5RunLog::Mode::ReadOnly);
+  try {
+    log.stringAttribute("/", "experiment");
+    FAIL() << "no throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("experiment"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(log.stringAttribute("/", "n"), std::runtime_error);  // wrong type
+  try {
+    log.readTable("/no/such/table");
+    FAIL() << "no throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/no/such/table"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(log.setAttribute("/", "x", 1.0), std::runtime_error);  // read-only
+  EXPECT_THROW(Hdf5RunLog(tmp.file("absent.h5"), Hdf5RunLog::Mode::ReadOnly), std::runtime_error);
+  {
+    std::FILE* f = std::fopen(tmp.file("garbage.h5").c_str(), "w");
+    std::fputs("not hdf5", f);
+    std::fclose(f);
+  }
+  EXPECT_THROW(Hdf5RunLog(tmp.file("garbage.h5"), Hdf5RunLog::Mode::ReadOnly), std::runtime_error);
+}
+
+TEST(Hdf5RunLogTest, AppendCreatesAMissingFile) {
+  TempDir tmp;
+  const std::string path = tmp.file("new.h5");
+  {
+    Hdf5RunLog log(path, Hdf5RunLog::Mode::Append);
+    log.createTable("t", {"a"});
+    log.appendRow("t", {1.5});
+  }
+  EXPECT_EQ(Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/t").column("a"),
+            std::vector<double>{1.5});
+}
+
+TEST(Hdf5RunLogTest, TableSurvivesManyAppendsAcrossChunks) {
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
+  log.createTable("/t", {"i", "sq"});
+  for (int i = 0; i < 300; ++i) log.appendRow("/t", {double(i), double(i) * i});
+  // The file is flushed after every append: a second reader sees all rows while it is open.
+  const Table t = Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/t");
+  ASSERT_EQ(t.rows.size(), 300u);
+  EXPECT_EQ(t.rows[299][1], 299.0 * 299.0);
+}
+
+TEST(Hdf5RunLogTest, H5dumpReadsTheFile) {
+  if (!testing::commandAvailable("h5dump")) GTEST_SKIP() << "h5dump not installed";
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  {
+    Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("speed"));
+    log.createTable("/timings", {"length", "seconds"});
+    log.appendRow("/timings", {32, 0.01});
+    log.writeArray("/a", {1, 2}, {2});
+    log.writeText("/config", "{}");
+  }
+  const std::string out = tmp.file("dump.txt");
+  const int rc = std::system(("h5dump " + path + " > " + out + " 2>&1").c_str());
+  EXPECT_EQ(rc, 0);
+  std::ifstream in(out);
+  const std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(dump.find("\"seconds\""), std::string::npos) << dump;
+  EXPECT_NE(dump.find("\"speed\""), std::string::npos) << dump;
+}
+
+}  // namespace
+}  // namespace recurlab::experiments

@@ -1,0 +1,107 @@
+#include "analysis/report_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "experiments/log/hdf5_run_log.h"
+#include "tests/analysis/temp_dir.h"
+
+namespace recurlab::analysis {
+namespace {
+
+using experiments::Hdf5RunLog;
+namespace fs = std::filesystem;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeRoot(Hdf5RunLog& log, const std::string& kind) {
+  log.setAttribute("/", "experiment", kind);
+  log.setAttribute("/", "command_line", std::string("exp_x --seed 3"));
+  log.setAttribute("/", "config", std::string("{\"seed\": 3}"));
+  log.setAttribute("/", "git_commit", std::string("abc123"));
+  log.setAttribute("/", "libtorch_version", std::string("1.13.1"));
+  log.setAttribute("/", "device", std::string("cpu"));
+  log.setAttribute("/", "threads", int64_t{2});
+  log.setAttribute("/", "blas_core", std::string("SkylakeX"));
+  log.setAttribute("/", "gemm_gflops", 250.0);
+  log.setAttribute("/", "seed", int64_t{3});
+  log.setAttribute("/", "start_time", std::string("2026-11-21T13:44:25Z"));
+  log.setAttribute("/", "end_time", std::string("2026-11-21T13:45:25Z"));
+}
+
+TEST(ReportRegistryTest, UnknownKindGetsTheGenericReportWithEnvironment) {
+  testing::TempDir tmp;
+  {
+    Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, "made-up-kind");
+    log.createTable("/study/rows", {"x", "y"});
+    log.appendRow("/study/rows", {1, 2.5});
+  }
+  const auto files = analyzeRun(tmp.path().string());
+  const std::string md = readFile(tmp.file("report.md"));
+  EXPECT_NE(md.find("## Environment"), std::string::npos);
+  EXPECT_NE(md.find("abc123"), std::string::npos);
+  EXPECT_NE(md.find("SkylakeX"), std::string::npos);
+  EXPECT_NE(md.find("exp_x --seed 3"), std::string::npos);
+  EXPECT_NE(md.find("\"seed\": 3"), std::string::npos);
+  EXPECT_NE(md.find("`/study/rows` (table, 1 rows)"), std::string::npos) << md;
+  const auto summary = nlohmann::json::parse(readFile(tmp.file("summary.json")));
+  EXPECT_EQ(summary.at("experiment"), "made-up-kind");
+  EXPECT_EQ(summary.at("git_commit"), "abc123");
+  EXPECT_DOUBLE_EQ(summary.at("gemm_gflops").get<double>(), 250.0);
+}
+
+TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
+  EXPECT_FALSE(reportDescription("variance").empty());
+  testing::TempDir tmp;
+  {
+    Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, "variance");
+    // Two layers of one configuration per alpha: enough for every section to render.
+    const std::vector<std::string> cols{
+        "alpha", "highway_bias", "layer", "var_x", "var_c", "var_h", "c_over_x", "c_over_x_se",
+        "h_over_x", "h_over_x_se", "h_over_input", "h_over_input_se", "f_mean", "f_var",
+        "r_mean", "r_sq_mean", "derived_c_low", "derived_c_high", "derived_h_low",
+        "derived_h_high", "derived_h_eq6", "derived_r_sq"};
+    log.createTable("/variance/sru/iid/layers", cols);
+    for (double a : {0.0, 1.0})
+      for (double l : {1.0, 2.0})
+        log.appendRow("/variance/sru/iid/layers",
+                      {a, 0, l, 0.01, 0.0034, 0.004, 0.34, 0.001, 0.4, 0.001, 0.4 / l, 0.001,
+                       0.5, 0.001, 0.5, 0.25, 1.0 / 3, 1, 1.0 / 3, 0.5, 0.33, 0.25});
+    log.createTable("/variance/glu/layers",
+                    {"naive_init", "retain", "layer", "var_act", "act_ratio", "var_grad",
+                     "grad_ratio", "derived_act_ratio", "derived_grad_ratio"});
+    for (double n : {0.0, 1.0})
+      for (double l : {1.0, 2.0})
+        log.appendRow("/variance/glu/layers", {n, 1.0, l, 0.01, 1, 1, 1, 1, 1});
+  }
+  analyzeRun(tmp.file("log.h5"));  // the log file works as well as its folder
+  const std::string md = readFile(tmp.file("report.md"));
+  EXPECT_NE(md.find("Figure 6"), std::string::npos);
+  EXPECT_NE(md.find("| 1 | 0.3400 ± 0.0010 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Gated convolutions"), std::string::npos);
+  const auto summary = nlohmann::json::parse(readFile(tmp.file("summary.json")));
+  EXPECT_DOUBLE_EQ(summary.at("sru").at("iid").at(0).at("c_over_x_layer1").get<double>(), 0.34);
+  if (pngTerminal().empty()) GTEST_SKIP() << "gnuplot not available: figures not checked";
+  for (const char* png : {"variance_iid.png", "variance_depth.png", "variance_glu.png"})
+    EXPECT_GT(fs::file_size(tmp.file(png)), 1000u) << png;
+}
+
+TEST(ReportRegistryTest, MissingRunIsAClearError) {
+  try {
+    analyzeRun("/nonexistent/run");
+    FAIL() << "no throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/run"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace recurlab::analysis

@@ -1,0 +1,109 @@
+#include "experiments/data/word_vectors.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+class WordVectorsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("recurlab-wv-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+            "-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& bytes) {
+    const std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+  // word2vec's binary layout: header line, then "word " + D little-endian float32 (+ "\n").
+  std::string binary(const std::vector<std::pair<std::string, std::vector<float>>>& entries,
+                     size_t dim, bool newline_after = true) {
+    std::string s = std::to_string(entries.size()) + " " + std::to_string(dim) + "\n";
+    for (const auto& [w, v] : entries) {
+      s += w + " ";
+      s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+      if (newline_after) s += "\n";
+    }
+    return s;
+  }
+  fs::path dir_;
+};
+
+void expectVector(const WordVectors& wv, const std::string& word, const std::vector<float>& v) {
+  const auto i = wv.find(word);
+  ASSERT_TRUE(i.has_value()) << word;
+  for (size_t j = 0; j < v.size(); ++j) EXPECT_FLOAT_EQ(wv.vector(*i)[j], v[j]) << word;
+}
+
+TEST_F(WordVectorsTest, ReadsWord2VecBinary) {
+  for (bool nl : {true, false}) {
+    const auto p = write("v.bin", binary({{"the", {0.5f, -1.0f, 10.0f}},
+                                          {"cat", {1e-3f, 2.0f, -0.25f}}},
+                                         3, nl));
+    const auto wv = loadWordVectors(p);
+    EXPECT_EQ(wv.format, WordVectorFormat::Word2VecBinary);
+    EXPECT_EQ(wv.dim, 3);
+    EXPECT_EQ(wv.size(), 2);
+    expectVector(wv, "the", {0.5f, -1.0f, 10.0f});
+    expectVector(wv, "cat", {1e-3f, 2.0f, -0.25f});
+  }
+}
+
+TEST_F(WordVectorsTest, ReadsWord2VecTextAndGlove) {
+  const auto w2v = loadWordVectors(write("v.txt", "2 3\nthe 0.5 -1 10\ncat 0.001 2 -0.25\n"));
+  EXPECT_EQ(w2v.format, WordVectorFormat::Word2VecText);
+  expectVector(w2v, "cat", {0.001f, 2.0f, -0.25f});
+  const auto glove = loadWordVectors(write("g.txt", "the 0.5 -1 10 4\r\ncat 0.001 2 -0.25 4\n"));
+  EXPECT_EQ(glove.format, WordVectorFormat::GloveText);
+  EXPECT_EQ(glove.dim, 4);
+  expectVector(glove, "the", {0.5f, -1.0f, 10.0f, 4.0f});
+}
+
+TEST_F(WordVectorsTest, KeepsOnlyTheVocabularyAndTheFirstDuplicate) {
+  const std::unordered_set<std::string> vocab{"cat", "dog"};
+  WordVectorLoadOptions o;
+  o.vocabulary = &vocab;
+  const auto wv =
+      loadWordVectors(write("v.txt", "3 2\nthe 1 1\ncat 2 2\ncat 3 3\n"), o);
+  EXPECT_EQ(wv.size(), 1);
+  expectVector(wv, "cat", {2, 2});
+  EXPECT_FALSE(wv.find("the"));
+}
+
+void expectError(const std::string& path, const std::vector<std::string>& fragments) {
+  try {
+    loadWordVectors(path);
+    FAIL() << "no error for " << path;
+  } catch (const std::runtime_error& e) {
+    for (const auto& f : fragments)
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what() << " lacks " << f;
+  }
+}
+
+TEST_F(WordVectorsTest, MalformedFilesNameFileAndLine) {
+  const auto wrong_count = write("a.txt", "2 3\nthe 1 2 3\ncat 1 2\n");
+  expectError(wrong_count, {wrong_count + ":3", "expected 3 values", "'cat'", "got 2"});
+  const auto not_number = write("b.txt", "the 1 2\ncat 1 x2\n");
+  expectError(not_number, {not_number + ":2", "'x2'", "not a number"});
+  const auto short_file = write("c.txt", "3 2\nthe 1 2\ncat 1 2\n");
+  expectError(short_file, {"announces 3", "has 2"});
+  const auto truncated = binary({{"the", {1, 2, 3}}, {"cat", {4, 5, 6}}}, 3);
+  const auto trunc_path = write("d.bin", truncated.substr(0, truncated.size() - 6));
+  expectError(trunc_path, {trunc_path + ":entry 2", "'cat'", "file ends"});
+  expectError(write("e.txt", ""), {"empty"});
+  expectError((dir_ / "absent.bin").string(), {"absent.bin", "cannot open"});
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
