@@ -1,5 +1,9 @@
 #include "kernels/cpu/ngram_recurrence.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/ngram_recurrence.h"
+#endif
+
 #include <torch/torch.h>
 
 #include "kernels/cpu/column_blocks.h"
@@ -235,6 +239,9 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
 
 std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                     const NgramRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return ngramRecurrenceCuda(u, c0, mask_pad, opt);
+#endif
   checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
   return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
                                         detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,

@@ -1,5 +1,9 @@
 #include "kernels/cpu/qrnn_pooling.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/qrnn_pooling.h"
+#endif
+
 #include <torch/torch.h>
 
 #include "kernels/cpu/column_blocks.h"
@@ -215,6 +219,9 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
 
 std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
                                 const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return qrnnPoolingCuda(u, c0, zoneout, mask_pad, opt);
+#endif
   checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
   return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
                                     detail::undefinedAsEmpty(zoneout, u),

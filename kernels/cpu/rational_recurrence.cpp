@@ -1,5 +1,9 @@
 #include "kernels/cpu/rational_recurrence.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/rational_recurrence.h"
+#endif
+
 #include <torch/torch.h>
 
 #include <limits>
@@ -432,6 +436,9 @@ class RationalRecurrenceFunction
 std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, const Tensor& c0,
                                        const Tensor& mask_pad,
                                        const RationalRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return rationalRecurrenceCuda(u, weight, c0, mask_pad, opt);
+#endif
   checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
   return RationalRecurrenceFunction::apply(
       u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),
