@@ -61,13 +61,7 @@ struct Pointers {
 };
 
 // The loops over adjacent units are branch-free (skip kind and mask are template parameters)
-// and marked `omp simd`; the clones let one binary use AVX-512 or AVX2 where the CPU has them.
-#if defined(__x86_64__) && !defined(__clang__)
-#define RECURLAB_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define RECURLAB_SIMD_CLONES
-#endif
-
+// and marked `omp simd`; RECURLAB_SIMD_CLONES (vector_math.h) adds AVX-512 / AVX2 clones.
 template <typename T, SruSkip Skip, bool Masked>
 RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
                                      const Run r, T* __restrict h, T* __restrict c,
