@@ -66,7 +66,8 @@ template <typename T, SruSkip Skip, bool Masked>
 RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
                                      const Run r, T* __restrict h, T* __restrict c,
                                      T* __restrict last_c) {
-  const int64_t out = g.out, k = g.k, n = r.n;
+  constexpr int64_t K = Skip == SruSkip::LearnedProjection ? 4 : 3;
+  const int64_t out = g.out, n = r.n;
   const int64_t col0 = r.b * out + r.j0;
   T state[kBlock];
   for (int64_t i = 0; i < n; ++i) state[i] = p.c0 ? p.c0[col0 + i] : T(0);
@@ -87,18 +88,28 @@ RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T 
       }
       continue;
     }
-    const T* __restrict ur = p.u + row * k;
+    const T* __restrict ur = p.u + row * K;
     const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
+    // Deinterleave this step's block of U first: with the stride a compile-time constant this
+    // is a few permutes, where reading ur[i*K + q] inside the math loop gathered lane by lane.
+    T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
-      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      a0[i] = ur[i * K];
+      a1[i] = ur[i * K + 1];
+      a2[i] = ur[i * K + 2];
+      if constexpr (K == 4) a3[i] = ur[i * K + 3];
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
       const T cp = state[i];
       const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
       const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
       const T cn = (cp - u0) * f + u0;
       T xs = T(0);
       if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
-      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = a3[i];
       T mr = rg;
       if constexpr (Masked) mr = rg * m[i];
       hr[i] = (cn - xs) * mr + xs;
@@ -127,7 +138,8 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
                                       const T* __restrict grad_last_c, const T* __restrict c,
                                       T* __restrict grad_u, T* __restrict grad_x,
                                       T* __restrict grad_c0, T* __restrict col_grad) {
-  const int64_t out = g.out, k = g.k, cols = g.B * out, n = r.n;
+  constexpr int64_t K = Skip == SruSkip::LearnedProjection ? 4 : 3;
+  const int64_t out = g.out, cols = g.B * out, n = r.n;
   const int64_t col0 = r.b * out + r.j0;
   T gstate[kBlock], zeros[kBlock];
   T acc_vf[kBlock], acc_vr[kBlock], acc_bf[kBlock], acc_br[kBlock];
@@ -146,44 +158,61 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
     const int64_t t = r.flip ? g.L - 1 - step : step;
     const int64_t row = (t * g.B + r.b) * out + r.j0;
     if (p.pad && p.pad[t * g.B + r.b]) {  // gradient of c passes unchanged
-      std::fill(grad_u + row * k, grad_u + (row + n) * k, T(0));
+      std::fill(grad_u + row * K, grad_u + (row + n) * K, T(0));
       if (Skip == SruSkip::ScaledInput) std::fill(grad_x + row, grad_x + row + n, T(0));
       continue;
     }
     const T* __restrict cprev = c0;
     if (step > 0) cprev = c + ((r.flip ? t + 1 : t - 1) * g.B + r.b) * out + r.j0;
-    const T* __restrict ur = p.u + row * k;
+    const T* __restrict ur = p.u + row * K;
     const T* __restrict ct = c + row;
     const T* __restrict dhr = grad_h ? grad_h + row : zeros;
     const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
-    T* __restrict gur = grad_u + row * k;
+    T* __restrict gur = grad_u + row * K;
     T* __restrict gxr = Skip == SruSkip::ScaledInput ? grad_x + row : nullptr;
+    // U is deinterleaved and dU interleaved in separate loops (see forwardRun).
+    T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
+    T g0[kBlock], g1[kBlock], g2[kBlock], g3[kBlock];
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
-      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      a0[i] = ur[i * K];
+      a1[i] = ur[i * K + 1];
+      a2[i] = ur[i * K + 2];
+      if constexpr (K == 4) a3[i] = ur[i * K + 3];
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
       const T cp = cprev[i];
       const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
       const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
       T xs = T(0);
       if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
-      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = a3[i];
       T mi = T(1);
       if constexpr (Masked) mi = m[i];
       const T dh = dhr[i];
       const T g_r = dh * (ct[i] - xs) * mi * rg * (T(1) - rg);  // d/d(pre-activation of r)
       const T g_c = dh * mi * rg + gstate[i];
       const T g_f = g_c * (cp - u0) * f * (T(1) - f);  // d/d(pre-activation of f)
-      gur[i * k] = g_c * (T(1) - f);
-      gur[i * k + 1] = g_f;
-      gur[i * k + 2] = g_r;
+      g0[i] = g_c * (T(1) - f);
+      g1[i] = g_f;
+      g2[i] = g_r;
       const T g_skip = dh * (T(1) - mi * rg);
-      if constexpr (Skip == SruSkip::LearnedProjection) gur[i * k + 3] = g_skip;
+      if constexpr (Skip == SruSkip::LearnedProjection) g3[i] = g_skip;
       if constexpr (Skip == SruSkip::ScaledInput) gxr[i] = g_skip * alpha;
       gstate[i] = g_c * f + g_f * vf[i] + g_r * vr[i];
       acc_vf[i] += g_f * cp;
       acc_vr[i] += g_r * cp;
       acc_bf[i] += g_f;
       acc_br[i] += g_r;
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      gur[i * K] = g0[i];
+      gur[i * K + 1] = g1[i];
+      gur[i * K + 2] = g2[i];
+      if constexpr (K == 4) gur[i * K + 3] = g3[i];
     }
   }
   for (int64_t i = 0; i < n; ++i) {
