@@ -9,7 +9,8 @@ namespace recurlab::analysis {
 // One line per report kind; each registrar is defined in analysis/<kind>_report.cpp.
 #define RECURLAB_REPORT_REGISTRARS(X) \
   X(registerVarianceReport) \
-  X(registerSpeedReport)
+  X(registerSpeedReport) \
+  X(registerClassificationReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)

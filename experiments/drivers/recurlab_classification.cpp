@@ -82,8 +82,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cl.shard.active()) {
+      // The report merges every log of the folder, whichever one it is given.
       std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
-                << "shard is done: recurlab_analyze " << folder << "\n";
+                << "shard is done: recurlab_analyze " << folder << "/" << runLogName(cl.shard)
+                << "\n";
       return 0;
     }
     const int rc = runAnalysisTool(folder);

@@ -4,6 +4,8 @@
 // messages that name the kernel, the tensor, its shape and what was expected.
 #include <ATen/core/Tensor.h>
 
+#include "kernels/cpu/vector_math.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -30,15 +32,16 @@ struct ColumnBlocks {
   }
 };
 
+// Branch-free forms (vector_math.h) so the loops over units vectorize.
 template <typename T>
 inline T sigmoid(T v) {
-  return T(1) / (T(1) + std::exp(-v));
+  return vsigmoid(v);
 }
 
 // log σ(v), stable for large |v|.
 template <typename T>
 inline T logSigmoid(T v) {
-  return v >= T(0) ? -std::log1p(std::exp(-v)) : v - std::log1p(std::exp(v));
+  return vlogSigmoid(v);
 }
 
 // U must be (L, B, columns) float32/float64 on the CPU.

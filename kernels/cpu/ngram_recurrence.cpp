@@ -1,8 +1,15 @@
 #include "kernels/cpu/ngram_recurrence.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/ngram_recurrence.h"
+#endif
+
 #include <torch/torch.h>
 
 #include "kernels/cpu/column_blocks.h"
+#include "kernels/cpu/vector_math.h"
+
+#include <type_traits>
 
 namespace recurlab::kernels {
 namespace {
@@ -11,7 +18,6 @@ using detail::ColumnBlocks;
 using detail::ColumnRun;
 using detail::dataOrNull;
 using detail::kBlock;
-using detail::sigmoid;
 using torch::Tensor;
 
 constexpr const char* kName = "n-gram recurrence";
@@ -30,105 +36,147 @@ struct Inputs {
   const uint8_t* pad;
 };
 
-template <typename T>
+template <typename T, int64_t N, bool Gate>
+RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                     T* __restrict h, T* __restrict c, T* __restrict last_c) {
+  const int64_t k = g.k, n = r.n, d = g.d, nd = N * g.d;
+  const int64_t s0 = r.b * nd + r.j0;
+  T state[kMaxN][kBlock];
+  for (int64_t j = 0; j < N; ++j)
+    for (int64_t i = 0; i < n; ++i) state[j][i] = in.c0 ? in.c0[s0 + j * d + i] : T(0);
+  for (int64_t t = 0; t < g.L; ++t) {
+    const int64_t hrow = (t * g.B + r.b) * d + r.j0;
+    const int64_t crow = (t * g.B + r.b) * nd + r.j0;
+    T* __restrict hr = h + hrow;
+    T* __restrict cr = c + crow;
+    if (in.pad && in.pad[t * g.B + r.b]) {
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < N; ++j) cr[j * d + i] = state[j][i];
+        hr[i] = T(0);
+      }
+      continue;
+    }
+    const T* __restrict ur = in.u + hrow * k;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T* ui = ur + i * k;
+      const T f = vsigmoid(ui[N]);
+      // Highest order first: c^(j) reads c^(j-1) of the previous step.
+      for (int64_t j = N - 1; j >= 0; --j) {
+        const T below = j == 0 ? T(1) : state[j == 0 ? 0 : j - 1][i];
+        state[j][i] = f * state[j][i] + below * (T(1) - f) * ui[j];
+        cr[j * d + i] = state[j][i];
+      }
+      const T top = state[N - 1][i];
+      T pre = top;
+      if constexpr (Gate) pre = vsigmoid(ui[N + 1]) * top;
+      hr[i] = vtanh(pre);
+    }
+  }
+  for (int64_t j = 0; j < N; ++j)
+    for (int64_t i = 0; i < n; ++i) last_c[s0 + j * d + i] = state[j][i];
+}
+
+template <typename T, int64_t N, bool Gate>
 void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
   const ColumnBlocks cb = g.blocks();
-  const int64_t n = g.n, nd = n * g.d;
   at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T state[kMaxN][kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t s0 = r.b * nd + r.j0;
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < r.n; ++i)
-          state[j][i] = in.c0 ? in.c0[s0 + j * g.d + i] : T(0);
-      for (int64_t t = 0; t < g.L; ++t) {
-        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
-        const int64_t crow = (t * g.B + r.b) * nd + r.j0;
-        if (in.pad && in.pad[t * g.B + r.b]) {
-          for (int64_t i = 0; i < r.n; ++i) {
-            for (int64_t j = 0; j < n; ++j) c[crow + j * g.d + i] = state[j][i];
-            h[hrow + i] = T(0);
-          }
-          continue;
-        }
-        const T* ur = in.u + hrow * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * g.k;
-          const T f = sigmoid(ui[n]);
-          // Highest order first: c^(j) reads c^(j-1) of the previous step.
-          for (int64_t j = n - 1; j >= 0; --j) {
-            const T below = j == 0 ? T(1) : state[j - 1][i];
-            state[j][i] = f * state[j][i] + below * (T(1) - f) * ui[j];
-            c[crow + j * g.d + i] = state[j][i];
-          }
-          const T top = state[n - 1][i];
-          h[hrow + i] = std::tanh(g.gate ? sigmoid(ui[n + 1]) * top : top);
-        }
-      }
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < r.n; ++i) last_c[s0 + j * g.d + i] = state[j][i];
-    }
+    for (int64_t run = begin; run < end; ++run)
+      forwardRun<T, N, Gate>(g, in, cb.at(run), h, c, last_c);
   });
 }
 
-template <typename T>
+template <typename T, int64_t N, bool Gate>
+RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                      const T* __restrict grad_h,
+                                      const T* __restrict grad_last_c, const T* __restrict c,
+                                      T* __restrict grad_u, T* __restrict grad_c0) {
+  const int64_t k = g.k, n = r.n, d = g.d, nd = N * g.d;
+  const int64_t s0 = r.b * nd + r.j0;
+  T gs[kMaxN][kBlock], init[kMaxN * kBlock], zeros[kBlock];
+  for (int64_t i = 0; i < n; ++i) zeros[i] = T(0);
+  // The states before step 0, laid out like one row of c (stride d between orders).
+  for (int64_t j = 0; j < N; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      gs[j][i] = grad_last_c ? grad_last_c[s0 + j * d + i] : T(0);
+      init[j * kBlock + i] = in.c0 ? in.c0[s0 + j * d + i] : T(0);
+    }
+  for (int64_t t = g.L - 1; t >= 0; --t) {
+    if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
+    const int64_t hrow = (t * g.B + r.b) * d + r.j0;
+    const int64_t crow = (t * g.B + r.b) * nd + r.j0;
+    const T* __restrict cprev = t > 0 ? c + crow - g.B * nd : init;
+    const int64_t pstride = t > 0 ? d : kBlock;
+    const T* __restrict top_r = c + crow + (N - 1) * d;
+    const T* __restrict dhr = grad_h ? grad_h + hrow : zeros;
+    const T* __restrict ur = in.u + hrow * k;
+    T* __restrict gur = grad_u + hrow * k;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T* ui = ur + i * k;
+      T* gui = gur + i * k;
+      const T f = vsigmoid(ui[N]);
+      T prev[kMaxN], gc[kMaxN];
+      for (int64_t j = 0; j < N; ++j) {
+        prev[j] = cprev[j * pstride + i];
+        gc[j] = gs[j][i];
+      }
+      const T top = top_r[i];
+      const T dh = dhr[i];
+      if constexpr (Gate) {
+        const T o = vsigmoid(ui[N + 1]);
+        const T th = vtanh(o * top);
+        const T da = dh * (T(1) - th * th);
+        gc[N - 1] += da * o;
+        gui[N + 1] = da * top * o * (T(1) - o);
+      } else {
+        const T th = vtanh(top);
+        gc[N - 1] += dh * (T(1) - th * th);
+      }
+      T d_f = T(0);
+      for (int64_t j = 0; j < N; ++j) {
+        const T below = j == 0 ? T(1) : prev[j == 0 ? 0 : j - 1];
+        const T d_w = gc[j] * below;
+        d_f += gc[j] * prev[j] - d_w * ui[j];  // w = (1 - f)·z also depends on f
+        gui[j] = d_w * (T(1) - f);
+        // dL/dc^(j)_{t-1}: through its own carry and through c^(j+1)'s input.
+        gs[j][i] = gc[j] * f + (j + 1 < N ? gc[j + 1 < N ? j + 1 : j] * (T(1) - f) *
+                                                ui[j + 1 < N ? j + 1 : j]
+                                          : T(0));
+      }
+      gui[N] = d_f * f * (T(1) - f);
+    }
+  }
+  for (int64_t j = 0; j < N; ++j)
+    for (int64_t i = 0; i < n; ++i) grad_c0[s0 + j * d + i] = gs[j][i];
+}
+
+template <typename T, int64_t N, bool Gate>
 void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
                     const T* grad_last_c, const T* c, T* grad_u, T* grad_c0) {
   const ColumnBlocks cb = g.blocks();
-  const int64_t n = g.n, nd = n * g.d;
   at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T gs[kMaxN][kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t s0 = r.b * nd + r.j0;
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < r.n; ++i)
-          gs[j][i] = grad_last_c ? grad_last_c[s0 + j * g.d + i] : T(0);
-      for (int64_t t = g.L - 1; t >= 0; --t) {
-        if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
-        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
-        const int64_t crow = (t * g.B + r.b) * nd + r.j0;
-        const T* cprev = t > 0 ? c + crow - g.B * nd : nullptr;
-        const T* ur = in.u + hrow * g.k;
-        T* gur = grad_u + hrow * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * g.k;
-          T* gui = gur + i * g.k;
-          const T f = sigmoid(ui[n]);
-          T prev[kMaxN], gc[kMaxN];
-          for (int64_t j = 0; j < n; ++j) {
-            prev[j] = cprev ? cprev[j * g.d + i] : (in.c0 ? in.c0[s0 + j * g.d + i] : T(0));
-            gc[j] = gs[j][i];
-          }
-          const T top = c[crow + (n - 1) * g.d + i];
-          const T dh = grad_h ? grad_h[hrow + i] : T(0);
-          if (g.gate) {
-            const T o = sigmoid(ui[n + 1]);
-            const T th = std::tanh(o * top);
-            const T da = dh * (T(1) - th * th);
-            gc[n - 1] += da * o;
-            gui[n + 1] = da * top * o * (T(1) - o);
-          } else {
-            const T th = std::tanh(top);
-            gc[n - 1] += dh * (T(1) - th * th);
-          }
-          T d_f = T(0);
-          for (int64_t j = 0; j < n; ++j) {
-            const T below = j == 0 ? T(1) : prev[j - 1];
-            const T d_w = gc[j] * below;
-            d_f += gc[j] * prev[j] - d_w * ui[j];  // w = (1 - f)·z also depends on f
-            gui[j] = d_w * (T(1) - f);
-            // dL/dc^(j)_{t-1}: through its own carry and through c^(j+1)'s input.
-            gs[j][i] = gc[j] * f + (j + 1 < n ? gc[j + 1] * (T(1) - f) * ui[j + 1] : T(0));
-          }
-          gui[n] = d_f * f * (T(1) - f);
-        }
-      }
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < r.n; ++i) grad_c0[s0 + j * g.d + i] = gs[j][i];
-    }
+    for (int64_t run = begin; run < end; ++run)
+      backwardRun<T, N, Gate>(g, in, cb.at(run), grad_h, grad_last_c, c, grad_u, grad_c0);
   });
+}
+
+// Calls fn(order_tag, gate_tag) with the run-time options as compile-time constants.
+template <typename Fn>
+void dispatchOrderAndGate(int64_t n, bool gate, Fn&& fn) {
+  auto withGate = [&](auto order_tag) {
+    if (gate)
+      fn(order_tag, std::true_type{});
+    else
+      fn(order_tag, std::false_type{});
+  };
+  static_assert(kMaxN == 4, "dispatchOrderAndGate lists the orders 1..kMaxN");
+  switch (n) {
+    case 1: withGate(std::integral_constant<int64_t, 1>{}); break;
+    case 2: withGate(std::integral_constant<int64_t, 2>{}); break;
+    case 3: withGate(std::integral_constant<int64_t, 3>{}); break;
+    default: withGate(std::integral_constant<int64_t, 4>{}); break;
+  }
 }
 
 Geometry geometryOf(const Tensor& u, const NgramRecurrenceOptions& opt) {
@@ -171,8 +219,11 @@ NgramForwardResult ngramRecurrenceForward(const Tensor& u_in, const Tensor& c0_i
   res.c = torch::empty({g.L, g.B, g.n * g.d}, u.options());
   res.last_c = torch::empty({g.B, g.n * g.d}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_forward", [&] {
-    forwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, pad), res.h.data_ptr<scalar_t>(),
-                            res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
+    dispatchOrderAndGate(g.n, g.gate, [&](auto order, auto gate) {
+      forwardKernel<scalar_t, decltype(order)::value, decltype(gate)::value>(
+          g, inputsOf<scalar_t>(u, c0, pad), res.h.data_ptr<scalar_t>(),
+          res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
+    });
   });
   return res;
 }
@@ -193,9 +244,12 @@ NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h_in,
   res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
   res.grad_c0 = torch::empty({g.B, g.n * g.d}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_backward", [&] {
-    backwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, pad), dataOrNull<scalar_t>(grad_h),
-                             dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
-                             res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
+    dispatchOrderAndGate(g.n, g.gate, [&](auto order, auto gate) {
+      backwardKernel<scalar_t, decltype(order)::value, decltype(gate)::value>(
+          g, inputsOf<scalar_t>(u, c0, pad), dataOrNull<scalar_t>(grad_h),
+          dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
+          res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
+    });
   });
   return res;
 }
@@ -235,6 +289,9 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
 
 std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                     const NgramRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return ngramRecurrenceCuda(u, c0, mask_pad, opt);
+#endif
   checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
   return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
                                         detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,

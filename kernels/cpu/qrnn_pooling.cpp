@@ -1,8 +1,15 @@
 #include "kernels/cpu/qrnn_pooling.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/qrnn_pooling.h"
+#endif
+
 #include <torch/torch.h>
 
 #include "kernels/cpu/column_blocks.h"
+#include "kernels/cpu/vector_math.h"
+
+#include <type_traits>
 
 namespace recurlab::kernels {
 namespace {
@@ -11,7 +18,6 @@ using detail::ColumnBlocks;
 using detail::ColumnRun;
 using detail::dataOrNull;
 using detail::kBlock;
-using detail::sigmoid;
 using torch::Tensor;
 
 constexpr const char* kName = "QRNN pooling";
@@ -30,83 +36,123 @@ struct Inputs {
   const uint8_t* pad;
 };
 
-template <typename T>
+template <typename T, bool Gate, bool Zoneout>
+RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                     T* __restrict h, T* __restrict c, T* __restrict last_c) {
+  const int64_t k = g.k, n = r.n;
+  const int64_t col0 = r.b * g.d + r.j0;
+  T state[kBlock];
+  for (int64_t i = 0; i < n; ++i) state[i] = in.c0 ? in.c0[col0 + i] : T(0);
+  for (int64_t t = 0; t < g.L; ++t) {
+    const int64_t row = (t * g.B + r.b) * g.d + r.j0;
+    T* __restrict hr = h + row;
+    T* __restrict cr = c + row;
+    if (in.pad && in.pad[t * g.B + r.b]) {
+      for (int64_t i = 0; i < n; ++i) {
+        cr[i] = state[i];
+        hr[i] = T(0);
+      }
+      continue;
+    }
+    const T* __restrict ur = in.u + row * k;
+    const T* __restrict zr = Zoneout ? in.zoneout + row : nullptr;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T z = vtanh(ur[i * k]);
+      const T f = vsigmoid(ur[i * k + 1]);
+      T upd = T(1) - f;
+      if constexpr (Zoneout) upd = upd * zr[i];
+      const T cn = state[i] + upd * (z - state[i]);
+      cr[i] = cn;
+      T hv = cn;
+      if constexpr (Gate) hv = vsigmoid(ur[i * k + 2]) * cn;
+      hr[i] = hv;
+      state[i] = cn;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) last_c[col0 + i] = state[i];
+}
+
+template <typename T, bool Gate, bool Zoneout>
 void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
   const ColumnBlocks cb = g.blocks();
   at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T state[kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t col0 = r.b * g.d + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) state[i] = in.c0 ? in.c0[col0 + i] : T(0);
-      for (int64_t t = 0; t < g.L; ++t) {
-        const int64_t row = (t * g.B + r.b) * g.d + r.j0;
-        if (in.pad && in.pad[t * g.B + r.b]) {
-          for (int64_t i = 0; i < r.n; ++i) {
-            c[row + i] = state[i];
-            h[row + i] = T(0);
-          }
-          continue;
-        }
-        const T* ur = in.u + row * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * g.k;
-          const T z = std::tanh(ui[0]);
-          const T f = sigmoid(ui[1]);
-          const T upd = (T(1) - f) * (in.zoneout ? in.zoneout[row + i] : T(1));
-          const T cn = state[i] + upd * (z - state[i]);
-          c[row + i] = cn;
-          h[row + i] = g.gate ? sigmoid(ui[2]) * cn : cn;
-          state[i] = cn;
-        }
-      }
-      for (int64_t i = 0; i < r.n; ++i) last_c[col0 + i] = state[i];
-    }
+    for (int64_t run = begin; run < end; ++run)
+      forwardRun<T, Gate, Zoneout>(g, in, cb.at(run), h, c, last_c);
   });
 }
 
-template <typename T>
+template <typename T, bool Gate, bool Zoneout>
+RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                      const T* __restrict grad_h,
+                                      const T* __restrict grad_last_c, const T* __restrict c,
+                                      T* __restrict grad_u, T* __restrict grad_c0) {
+  const int64_t k = g.k, n = r.n;
+  const int64_t col0 = r.b * g.d + r.j0;
+  T gstate[kBlock], zeros[kBlock];
+  for (int64_t i = 0; i < n; ++i) {
+    gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
+    zeros[i] = T(0);
+  }
+  const T* __restrict c0 = in.c0 ? in.c0 + col0 : zeros;
+  for (int64_t t = g.L - 1; t >= 0; --t) {
+    if (in.pad && in.pad[t * g.B + r.b]) continue;  // dL/dc passes unchanged
+    const int64_t row = (t * g.B + r.b) * g.d + r.j0;
+    const T* __restrict cprev = t > 0 ? c + row - g.B * g.d : c0;
+    const T* __restrict ur = in.u + row * k;
+    const T* __restrict ct = c + row;
+    const T* __restrict dhr = grad_h ? grad_h + row : zeros;
+    const T* __restrict zr = Zoneout ? in.zoneout + row : nullptr;
+    T* __restrict gur = grad_u + row * k;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T cp = cprev[i];
+      const T z = vtanh(ur[i * k]);
+      const T f = vsigmoid(ur[i * k + 1]);
+      T m = T(1);
+      if constexpr (Zoneout) m = zr[i];
+      const T upd = (T(1) - f) * m;
+      const T dh = dhr[i];
+      T g_c = gstate[i];
+      if constexpr (Gate) {
+        const T o = vsigmoid(ur[i * k + 2]);
+        g_c += dh * o;
+        gur[i * k + 2] = dh * ct[i] * o * (T(1) - o);
+      } else {
+        g_c += dh;
+      }
+      gur[i * k] = g_c * upd * (T(1) - z * z);
+      gur[i * k + 1] = -g_c * (z - cp) * m * f * (T(1) - f);
+      gstate[i] = g_c * (T(1) - upd);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) grad_c0[col0 + i] = gstate[i];
+}
+
+template <typename T, bool Gate, bool Zoneout>
 void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
                     const T* grad_last_c, const T* c, T* grad_u, T* grad_c0) {
   const ColumnBlocks cb = g.blocks();
   at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T gstate[kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t col0 = r.b * g.d + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
-      for (int64_t t = g.L - 1; t >= 0; --t) {
-        if (in.pad && in.pad[t * g.B + r.b]) continue;  // dL/dc passes unchanged
-        const int64_t row = (t * g.B + r.b) * g.d + r.j0;
-        const T* cprev = t > 0 ? c + row - g.B * g.d : nullptr;
-        const T* ur = in.u + row * g.k;
-        T* gur = grad_u + row * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * g.k;
-          T* gui = gur + i * g.k;
-          const T cp = cprev ? cprev[i] : (in.c0 ? in.c0[col0 + i] : T(0));
-          const T z = std::tanh(ui[0]);
-          const T f = sigmoid(ui[1]);
-          const T m = in.zoneout ? in.zoneout[row + i] : T(1);
-          const T upd = (T(1) - f) * m;
-          const T ct = c[row + i];
-          const T dh = grad_h ? grad_h[row + i] : T(0);
-          T g_c = gstate[i];
-          if (g.gate) {
-            const T o = sigmoid(ui[2]);
-            g_c += dh * o;
-            gui[2] = dh * ct * o * (T(1) - o);
-          } else {
-            g_c += dh;
-          }
-          gui[0] = g_c * upd * (T(1) - z * z);
-          gui[1] = -g_c * (z - cp) * m * f * (T(1) - f);
-          gstate[i] = g_c * (T(1) - upd);
-        }
-      }
-      for (int64_t i = 0; i < r.n; ++i) grad_c0[col0 + i] = gstate[i];
-    }
+    for (int64_t run = begin; run < end; ++run)
+      backwardRun<T, Gate, Zoneout>(g, in, cb.at(run), grad_h, grad_last_c, c, grad_u,
+                                    grad_c0);
   });
+}
+
+// Calls fn(gate_tag, zoneout_tag) with the run-time options as compile-time constants.
+template <typename Fn>
+void dispatchGateAndZoneout(bool gate, bool zoneout, Fn&& fn) {
+  auto withZoneout = [&](auto gate_tag) {
+    if (zoneout)
+      fn(gate_tag, std::true_type{});
+    else
+      fn(gate_tag, std::false_type{});
+  };
+  if (gate)
+    withZoneout(std::true_type{});
+  else
+    withZoneout(std::false_type{});
 }
 
 Geometry geometryOf(const Tensor& u, const QrnnPoolingOptions& opt) {
@@ -148,9 +194,11 @@ QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u_in, const Tensor& c0
   res.c = torch::empty({g.L, g.B, g.d}, u.options());
   res.last_c = torch::empty({g.B, g.d}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_forward", [&] {
-    forwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, zoneout, pad),
-                            res.h.data_ptr<scalar_t>(), res.c.data_ptr<scalar_t>(),
-                            res.last_c.data_ptr<scalar_t>());
+    dispatchGateAndZoneout(g.gate, zoneout.defined(), [&](auto gate, auto zo) {
+      forwardKernel<scalar_t, decltype(gate)::value, decltype(zo)::value>(
+          g, inputsOf<scalar_t>(u, c0, zoneout, pad), res.h.data_ptr<scalar_t>(),
+          res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
+    });
   });
   return res;
 }
@@ -172,10 +220,12 @@ QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h_in,
   res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
   res.grad_c0 = torch::empty({g.B, g.d}, u.options());
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_backward", [&] {
-    backwardKernel<scalar_t>(g, inputsOf<scalar_t>(u, c0, zoneout, pad),
-                             dataOrNull<scalar_t>(grad_h), dataOrNull<scalar_t>(grad_last_c),
-                             c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
-                             res.grad_c0.data_ptr<scalar_t>());
+    dispatchGateAndZoneout(g.gate, zoneout.defined(), [&](auto gate, auto zo) {
+      backwardKernel<scalar_t, decltype(gate)::value, decltype(zo)::value>(
+          g, inputsOf<scalar_t>(u, c0, zoneout, pad), dataOrNull<scalar_t>(grad_h),
+          dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
+          res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
+    });
   });
   return res;
 }
@@ -215,6 +265,9 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
 
 std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
                                 const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return qrnnPoolingCuda(u, c0, zoneout, mask_pad, opt);
+#endif
   checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
   return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
                                     detail::undefinedAsEmpty(zoneout, u),

@@ -1,10 +1,16 @@
 #include "kernels/cpu/rational_recurrence.h"
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/rational_recurrence.h"
+#endif
+
 #include <torch/torch.h>
 
 #include <limits>
+#include <type_traits>
 
 #include "kernels/cpu/column_blocks.h"
+#include "kernels/cpu/vector_math.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -55,71 +61,88 @@ struct StepValues {
   T f[2], w[2], o;
 };
 
-template <typename T, bool MaxPlus>
-inline StepValues<T, MaxPlus> stepValues(const T* ui, int64_t S, bool gate) {
+template <typename T, bool MaxPlus, int64_t S, bool Gate>
+inline StepValues<T, MaxPlus> stepValues(const T* ui) {
   using Ops = SemiringOps<T, MaxPlus>;
+  // No loop over the states: an inner loop would stop the vectorizer of the loop over units.
   StepValues<T, MaxPlus> v{};
-  for (int64_t s = 0; s < S; ++s) {
-    v.f[s] = Ops::gate(ui[S + s]);
-    v.w[s] = MaxPlus ? ui[s] : (T(1) - sigmoid(ui[S + s])) * ui[s];
+  v.f[0] = Ops::gate(ui[S]);
+  v.w[0] = MaxPlus ? ui[0] : (T(1) - sigmoid(ui[S])) * ui[0];
+  if constexpr (S == 2) {
+    v.f[1] = Ops::gate(ui[S + 1]);
+    v.w[1] = MaxPlus ? ui[1] : (T(1) - sigmoid(ui[S + 1])) * ui[1];
   }
-  v.o = gate ? Ops::gate(ui[2 * S]) : T(0);
+  v.o = Gate ? Ops::gate(ui[2 * S]) : T(0);
   return v;
 }
 
-template <typename T, bool MaxPlus>
-void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
+template <typename T, bool MaxPlus, RationalPattern P, bool Gate>
+RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                     T* __restrict h, T* __restrict c, T* __restrict last_c) {
   using Ops = SemiringOps<T, MaxPlus>;
-  const ColumnBlocks cb = g.blocks();
-  const int64_t S = g.S, sd = S * g.d;
-  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T c1[kBlock], c2[kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t s0 = r.b * sd + r.j0;  // state columns of c0 / last_c
-      for (int64_t i = 0; i < r.n; ++i) {
-        c1[i] = in.c0 ? in.c0[s0 + i] : Ops::zero();
-        if (S == 2) c2[i] = in.c0 ? in.c0[s0 + g.d + i] : Ops::zero();
-      }
-      for (int64_t t = 0; t < g.L; ++t) {
-        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
-        const int64_t crow = (t * g.B + r.b) * sd + r.j0;
-        if (in.pad && in.pad[t * g.B + r.b]) {
-          for (int64_t i = 0; i < r.n; ++i) {
-            c[crow + i] = c1[i];
-            if (S == 2) c[crow + g.d + i] = c2[i];
-            h[hrow + i] = T(0);
-          }
-          continue;
-        }
-        const T* ur = in.u + hrow * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const auto v = stepValues<T, MaxPlus>(ur + i * g.k, S, g.gate);
-          const T n1 = Ops::plus(Ops::times(v.f[0], c1[i]), v.w[0]);
-          T out = n1;
-          if (S == 2) {
-            T e = c1[i];
-            if (g.pattern == RationalPattern::F) e = Ops::plus(e, Ops::gate(in.weight[r.j0 + i]));
-            const T n2 = Ops::plus(Ops::times(v.f[1], c2[i]), Ops::times(e, v.w[1]));
-            out = n2;
-            if (g.pattern == RationalPattern::F) {
-              const T p1 = Ops::gate(in.weight[g.d + r.j0 + i]);
-              const T p2 = Ops::gate(in.weight[2 * g.d + r.j0 + i]);
-              out = Ops::plus(Ops::times(p1, n1), Ops::times(p2, n2));
-            }
-            c2[i] = n2;
-            c[crow + g.d + i] = n2;
-          }
-          c1[i] = n1;
-          c[crow + i] = n1;
-          h[hrow + i] = std::tanh(g.gate ? Ops::times(v.o, out) : out);
-        }
-      }
-      for (int64_t i = 0; i < r.n; ++i) {
-        last_c[s0 + i] = c1[i];
-        if (S == 2) last_c[s0 + g.d + i] = c2[i];
-      }
+  constexpr int64_t S = P == RationalPattern::B ? 1 : 2;
+  constexpr bool isF = P == RationalPattern::F;
+  const int64_t k = g.k, n = r.n, d = g.d, sd = S * g.d;
+  const int64_t s0 = r.b * sd + r.j0;  // state columns of c0 / last_c
+  T c1[kBlock], c2[kBlock];
+  for (int64_t i = 0; i < n; ++i) {
+    c1[i] = in.c0 ? in.c0[s0 + i] : Ops::zero();
+    c2[i] = (S == 2 && in.c0) ? in.c0[s0 + d + i] : Ops::zero();
+  }
+  T fr[kBlock] = {}, fp1[kBlock] = {}, fp2[kBlock] = {};
+  if constexpr (isF) {
+    for (int64_t i = 0; i < n; ++i) {
+      fr[i] = Ops::gate(in.weight[r.j0 + i]);
+      fp1[i] = Ops::gate(in.weight[d + r.j0 + i]);
+      fp2[i] = Ops::gate(in.weight[2 * d + r.j0 + i]);
     }
+  }
+  for (int64_t t = 0; t < g.L; ++t) {
+    const int64_t hrow = (t * g.B + r.b) * d + r.j0;
+    const int64_t crow = (t * g.B + r.b) * sd + r.j0;
+    T* __restrict hr = h + hrow;
+    T* __restrict cr1 = c + crow;
+    T* __restrict cr2 = c + crow + (S == 2 ? d : 0);
+    if (in.pad && in.pad[t * g.B + r.b]) {
+      for (int64_t i = 0; i < n; ++i) {
+        cr1[i] = c1[i];
+        if (S == 2) cr2[i] = c2[i];
+        hr[i] = T(0);
+      }
+      continue;
+    }
+    const T* __restrict ur = in.u + hrow * k;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const auto v = stepValues<T, MaxPlus, S, Gate>(ur + i * k);
+      const T n1 = Ops::plus(Ops::times(v.f[0], c1[i]), v.w[0]);
+      T out = n1;
+      if constexpr (S == 2) {
+        T e = c1[i];
+        if constexpr (isF) e = Ops::plus(e, fr[i]);
+        const T n2 = Ops::plus(Ops::times(v.f[1], c2[i]), Ops::times(e, v.w[1]));
+        out = n2;
+        if constexpr (isF) out = Ops::plus(Ops::times(fp1[i], n1), Ops::times(fp2[i], n2));
+        c2[i] = n2;
+        cr2[i] = n2;
+      }
+      c1[i] = n1;
+      cr1[i] = n1;
+      hr[i] = vtanh(Gate ? Ops::times(v.o, out) : out);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    last_c[s0 + i] = c1[i];
+    if (S == 2) last_c[s0 + d + i] = c2[i];
+  }
+}
+
+template <typename T, bool MaxPlus, RationalPattern P, bool Gate>
+void forwardKernel(const Geometry& g, const Inputs<T>& in, T* h, T* c, T* last_c) {
+  const ColumnBlocks cb = g.blocks();
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run)
+      forwardRun<T, MaxPlus, P, Gate>(g, in, cb.at(run), h, c, last_c);
   });
 }
 
@@ -130,140 +153,201 @@ inline void timesGrad(T g, T a, T b, T& ga, T& gb) {
   gb = MaxPlus ? g : g * a;
 }
 
-// Gradient of the sum a ⊕ b for upstream g: the max routes everything to the winner.
+// Gradient of the sum a ⊕ b for upstream g: the max routes everything to the winner (a
+// select, so the loop stays branch-free).
 template <typename T, bool MaxPlus>
 inline void plusGrad(T g, T a, T b, T& ga, T& gb) {
-  if (!MaxPlus) {
+  if constexpr (!MaxPlus) {
     ga = g;
     gb = g;
-  } else if (SemiringOps<T, MaxPlus>::plusPicksFirst(a, b)) {
-    ga = g;
-    gb = T(0);
   } else {
-    ga = T(0);
-    gb = g;
+    const bool first = SemiringOps<T, MaxPlus>::plusPicksFirst(a, b);
+    ga = first ? g : T(0);
+    gb = first ? T(0) : g;
+  }
+}
+
+// Gradients of the pre-activations u_z and u_f of one state from those of w and f.
+template <typename T, bool MaxPlus>
+inline void stateGrads(T d_w, T d_f, T z, T fpre, T& g_z, T& g_f) {
+  if constexpr (MaxPlus) {
+    g_z = d_w;
+    g_f = d_f * SemiringOps<T, MaxPlus>::gateGrad(fpre);
+  } else {
+    // w = (1 - σ(fpre)) · z, f = σ(fpre): both depend on fpre.
+    const T sf = sigmoid(fpre);
+    g_z = d_w * (T(1) - sf);
+    g_f = (d_f - d_w * z) * sf * (T(1) - sf);
   }
 }
 
 // Per-column parameter gradients (pattern F) go to col_grad (3, B, d) in double and are summed
 // over the batch in fixed order afterwards: no atomics, deterministic for any thread count.
-template <typename T, bool MaxPlus>
-void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
-                    const T* grad_last_c, const T* c, T* grad_u, T* grad_c0, double* col_grad) {
+template <typename T, bool MaxPlus, RationalPattern P, bool Gate>
+RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Inputs<T>& in, const ColumnRun r,
+                                      const T* __restrict grad_h,
+                                      const T* __restrict grad_last_c, const T* __restrict c,
+                                      T* __restrict grad_u, T* __restrict grad_c0,
+                                      double* __restrict col_grad) {
   using Ops = SemiringOps<T, MaxPlus>;
-  const ColumnBlocks cb = g.blocks();
-  const int64_t S = g.S, sd = S * g.d;
-  const bool isF = g.pattern == RationalPattern::F;
-  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
-    T g1[kBlock], g2[kBlock];
-    double acc[3][kBlock];
-    for (int64_t run = begin; run < end; ++run) {
-      const ColumnRun r = cb.at(run);
-      const int64_t s0 = r.b * sd + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) {
-        g1[i] = grad_last_c ? grad_last_c[s0 + i] : T(0);
-        g2[i] = (S == 2 && grad_last_c) ? grad_last_c[s0 + g.d + i] : T(0);
-        acc[0][i] = acc[1][i] = acc[2][i] = 0.0;
-      }
-      for (int64_t t = g.L - 1; t >= 0; --t) {
-        if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
-        const int64_t hrow = (t * g.B + r.b) * g.d + r.j0;
-        const int64_t crow = (t * g.B + r.b) * sd + r.j0;
-        const T* cprev = t > 0 ? c + crow - g.B * sd : nullptr;
-        const T* ur = in.u + hrow * g.k;
-        T* gur = grad_u + hrow * g.k;
-        for (int64_t i = 0; i < r.n; ++i) {
-          const T* ui = ur + i * g.k;
-          T* gui = gur + i * g.k;
-          const auto v = stepValues<T, MaxPlus>(ui, S, g.gate);
-          const T c1p = cprev ? cprev[i] : (in.c0 ? in.c0[s0 + i] : Ops::zero());
-          const T c1t = c[crow + i];
-          T c2p = T(0), c2t = T(0), e = c1p, rr = T(0), p1 = T(0), p2 = T(0);
-          T out = c1t;
-          if (S == 2) {
-            c2p = cprev ? cprev[g.d + i] : (in.c0 ? in.c0[s0 + g.d + i] : Ops::zero());
-            c2t = c[crow + g.d + i];
-            out = c2t;
-            if (isF) {
-              rr = Ops::gate(in.weight[r.j0 + i]);
-              p1 = Ops::gate(in.weight[g.d + r.j0 + i]);
-              p2 = Ops::gate(in.weight[2 * g.d + r.j0 + i]);
-              e = Ops::plus(c1p, rr);
-              out = Ops::plus(Ops::times(p1, c1t), Ops::times(p2, c2t));
-            }
-          }
-          // h = tanh(o ⊗ out) or tanh(out)
-          const T pre_h = g.gate ? Ops::times(v.o, out) : out;
-          const T th = std::tanh(pre_h);
-          const T da = (grad_h ? grad_h[hrow + i] : T(0)) * (T(1) - th * th);
-          T d_out = da;
-          if (g.gate) {
-            T d_o;
-            timesGrad<T, MaxPlus>(da, v.o, out, d_o, d_out);
-            gui[2 * S] = d_o * Ops::gateGrad(ui[2 * S]);
-          }
-          T dc1 = g1[i], dc2 = g2[i];
-          if (S == 1) {
-            dc1 += d_out;
-          } else if (!isF) {
-            dc2 += d_out;
-          } else {
-            T dA, dB, dp1, dp2, dn1, dn2;
-            plusGrad<T, MaxPlus>(d_out, Ops::times(p1, c1t), Ops::times(p2, c2t), dA, dB);
-            timesGrad<T, MaxPlus>(dA, p1, c1t, dp1, dn1);
-            timesGrad<T, MaxPlus>(dB, p2, c2t, dp2, dn2);
-            dc1 += dn1;
-            dc2 += dn2;
-            acc[1][i] += static_cast<double>(dp1 * Ops::gateGrad(in.weight[g.d + r.j0 + i]));
-            acc[2][i] += static_cast<double>(dp2 * Ops::gateGrad(in.weight[2 * g.d + r.j0 + i]));
-          }
-          T d_w[2] = {T(0), T(0)}, d_f[2] = {T(0), T(0)};
-          T d_c1p = T(0), d_c2p = T(0);
-          if (S == 2) {
-            // c2 = f2 ⊗ c2p ⊕ e ⊗ w2
-            T dA, dB, de;
-            plusGrad<T, MaxPlus>(dc2, Ops::times(v.f[1], c2p), Ops::times(e, v.w[1]), dA, dB);
-            timesGrad<T, MaxPlus>(dA, v.f[1], c2p, d_f[1], d_c2p);
-            timesGrad<T, MaxPlus>(dB, e, v.w[1], de, d_w[1]);
-            if (isF) {
-              T dr;
-              plusGrad<T, MaxPlus>(de, c1p, rr, d_c1p, dr);
-              acc[0][i] += static_cast<double>(dr * Ops::gateGrad(in.weight[r.j0 + i]));
-            } else {
-              d_c1p = de;
-            }
-          }
-          {  // c1 = f1 ⊗ c1p ⊕ w1
-            T dA, dc1p;
-            plusGrad<T, MaxPlus>(dc1, Ops::times(v.f[0], c1p), v.w[0], dA, d_w[0]);
-            timesGrad<T, MaxPlus>(dA, v.f[0], c1p, d_f[0], dc1p);
-            d_c1p += dc1p;
-          }
-          for (int64_t s = 0; s < S; ++s) {
-            const T fpre = ui[S + s];
-            if (MaxPlus) {
-              gui[s] = d_w[s];
-              gui[S + s] = d_f[s] * Ops::gateGrad(fpre);
-            } else {
-              // w = (1 - σ(fpre)) · z, f = σ(fpre): both depend on fpre.
-              const T sf = sigmoid(fpre);
-              gui[s] = d_w[s] * (T(1) - sf);
-              gui[S + s] = (d_f[s] - d_w[s] * ui[s]) * sf * (T(1) - sf);
-            }
-          }
-          g1[i] = d_c1p;
-          g2[i] = d_c2p;
+  constexpr int64_t S = P == RationalPattern::B ? 1 : 2;
+  constexpr bool isF = P == RationalPattern::F;
+  const int64_t k = g.k, n = r.n, d = g.d, sd = S * g.d;
+  const int64_t s0 = r.b * sd + r.j0;
+  T g1[kBlock], g2[kBlock], zeros[kBlock], init1[kBlock], init2[kBlock];
+  double acc0[kBlock], acc1[kBlock], acc2[kBlock];
+  for (int64_t i = 0; i < n; ++i) {
+    g1[i] = grad_last_c ? grad_last_c[s0 + i] : T(0);
+    g2[i] = (S == 2 && grad_last_c) ? grad_last_c[s0 + d + i] : T(0);
+    zeros[i] = T(0);
+    init1[i] = in.c0 ? in.c0[s0 + i] : Ops::zero();
+    init2[i] = (S == 2 && in.c0) ? in.c0[s0 + d + i] : Ops::zero();
+    acc0[i] = acc1[i] = acc2[i] = 0.0;
+  }
+  T fr[kBlock] = {}, fp1[kBlock] = {}, fp2[kBlock] = {};
+  T dgr[kBlock] = {}, dgp1[kBlock] = {}, dgp2[kBlock] = {};
+  if constexpr (isF) {
+    for (int64_t i = 0; i < n; ++i) {
+      fr[i] = Ops::gate(in.weight[r.j0 + i]);
+      fp1[i] = Ops::gate(in.weight[d + r.j0 + i]);
+      fp2[i] = Ops::gate(in.weight[2 * d + r.j0 + i]);
+      dgr[i] = Ops::gateGrad(in.weight[r.j0 + i]);
+      dgp1[i] = Ops::gateGrad(in.weight[d + r.j0 + i]);
+      dgp2[i] = Ops::gateGrad(in.weight[2 * d + r.j0 + i]);
+    }
+  }
+  for (int64_t t = g.L - 1; t >= 0; --t) {
+    if (in.pad && in.pad[t * g.B + r.b]) continue;  // state gradients pass unchanged
+    const int64_t hrow = (t * g.B + r.b) * d + r.j0;
+    const int64_t crow = (t * g.B + r.b) * sd + r.j0;
+    const T* __restrict cp1 = t > 0 ? c + crow - g.B * sd : init1;
+    const T* __restrict cp2 = t > 0 ? c + crow - g.B * sd + (S == 2 ? d : 0) : init2;
+    const T* __restrict ct1 = c + crow;
+    const T* __restrict ct2 = c + crow + (S == 2 ? d : 0);
+    const T* __restrict dhr = grad_h ? grad_h + hrow : zeros;
+    const T* __restrict ur = in.u + hrow * k;
+    T* __restrict gur = grad_u + hrow * k;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T* ui = ur + i * k;
+      T* gui = gur + i * k;
+      const auto v = stepValues<T, MaxPlus, S, Gate>(ui);
+      const T c1p = cp1[i];
+      const T c1t = ct1[i];
+      T c2p = T(0), c2t = T(0), e = c1p, rr = T(0), p1 = T(0), p2 = T(0);
+      T out = c1t;
+      if constexpr (S == 2) {
+        c2p = cp2[i];
+        c2t = ct2[i];
+        out = c2t;
+        if constexpr (isF) {
+          rr = fr[i];
+          p1 = fp1[i];
+          p2 = fp2[i];
+          e = Ops::plus(c1p, rr);
+          out = Ops::plus(Ops::times(p1, c1t), Ops::times(p2, c2t));
         }
       }
-      const int64_t cols = g.B * g.d, col0 = r.b * g.d + r.j0;
-      for (int64_t i = 0; i < r.n; ++i) {
-        grad_c0[s0 + i] = g1[i];
-        if (S == 2) grad_c0[s0 + g.d + i] = g2[i];
-        if (col_grad)
-          for (int q = 0; q < 3; ++q) col_grad[q * cols + col0 + i] = acc[q][i];
+      // h = tanh(o ⊗ out) or tanh(out)
+      const T pre_h = Gate ? Ops::times(v.o, out) : out;
+      const T th = vtanh(pre_h);
+      const T da = dhr[i] * (T(1) - th * th);
+      T d_out = da;
+      if constexpr (Gate) {
+        T d_o;
+        timesGrad<T, MaxPlus>(da, v.o, out, d_o, d_out);
+        gui[2 * S] = d_o * Ops::gateGrad(ui[2 * S]);
       }
+      T dc1 = g1[i], dc2 = g2[i];
+      if constexpr (S == 1) {
+        dc1 += d_out;
+      } else if constexpr (!isF) {
+        dc2 += d_out;
+      } else {
+        T dA, dB, dp1, dp2, dn1, dn2;
+        plusGrad<T, MaxPlus>(d_out, Ops::times(p1, c1t), Ops::times(p2, c2t), dA, dB);
+        timesGrad<T, MaxPlus>(dA, p1, c1t, dp1, dn1);
+        timesGrad<T, MaxPlus>(dB, p2, c2t, dp2, dn2);
+        dc1 += dn1;
+        dc2 += dn2;
+        acc1[i] += static_cast<double>(dp1 * dgp1[i]);
+        acc2[i] += static_cast<double>(dp2 * dgp2[i]);
+      }
+      T d_w[2] = {T(0), T(0)}, d_f[2] = {T(0), T(0)};
+      T d_c1p = T(0), d_c2p = T(0);
+      if constexpr (S == 2) {
+        // c2 = f2 ⊗ c2p ⊕ e ⊗ w2
+        T dA, dB, de;
+        plusGrad<T, MaxPlus>(dc2, Ops::times(v.f[1], c2p), Ops::times(e, v.w[1]), dA, dB);
+        timesGrad<T, MaxPlus>(dA, v.f[1], c2p, d_f[1], d_c2p);
+        timesGrad<T, MaxPlus>(dB, e, v.w[1], de, d_w[1]);
+        if constexpr (isF) {
+          T dr;
+          plusGrad<T, MaxPlus>(de, c1p, rr, d_c1p, dr);
+          acc0[i] += static_cast<double>(dr * dgr[i]);
+        } else {
+          d_c1p = de;
+        }
+      }
+      {  // c1 = f1 ⊗ c1p ⊕ w1
+        T dA, dc1p;
+        plusGrad<T, MaxPlus>(dc1, Ops::times(v.f[0], c1p), v.w[0], dA, d_w[0]);
+        timesGrad<T, MaxPlus>(dA, v.f[0], c1p, d_f[0], dc1p);
+        d_c1p += dc1p;
+      }
+      // Per state (written out, no inner loop): gradients of u_zs and u_fs.
+      stateGrads<T, MaxPlus>(d_w[0], d_f[0], ui[0], ui[S], gui[0], gui[S]);
+      if constexpr (S == 2)
+        stateGrads<T, MaxPlus>(d_w[1], d_f[1], ui[1], ui[S + 1], gui[1], gui[S + 1]);
+      g1[i] = d_c1p;
+      g2[i] = d_c2p;
     }
+  }
+  const int64_t cols = g.B * d, col0 = r.b * d + r.j0;
+  for (int64_t i = 0; i < n; ++i) {
+    grad_c0[s0 + i] = g1[i];
+    if (S == 2) grad_c0[s0 + d + i] = g2[i];
+    if (col_grad) {
+      col_grad[0 * cols + col0 + i] = acc0[i];
+      col_grad[1 * cols + col0 + i] = acc1[i];
+      col_grad[2 * cols + col0 + i] = acc2[i];
+    }
+  }
+}
+
+template <typename T, bool MaxPlus, RationalPattern P, bool Gate>
+void backwardKernel(const Geometry& g, const Inputs<T>& in, const T* grad_h,
+                    const T* grad_last_c, const T* c, T* grad_u, T* grad_c0, double* col_grad) {
+  const ColumnBlocks cb = g.blocks();
+  at::parallel_for(0, cb.runs(), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run)
+      backwardRun<T, MaxPlus, P, Gate>(g, in, cb.at(run), grad_h, grad_last_c, c, grad_u,
+                                       grad_c0, col_grad);
   });
+}
+
+// Calls fn(semiring_tag, pattern_tag, gate_tag) with the run-time options as compile-time
+// constants.
+template <typename Fn>
+void dispatchOptions(const RationalRecurrenceOptions& opt, Fn&& fn) {
+  auto withGate = [&](auto semiring_tag, auto pattern_tag) {
+    if (opt.output_gate)
+      fn(semiring_tag, pattern_tag, std::true_type{});
+    else
+      fn(semiring_tag, pattern_tag, std::false_type{});
+  };
+  auto withPattern = [&](auto semiring_tag) {
+    using PT = RationalPattern;
+    switch (opt.pattern) {
+      case PT::B: withGate(semiring_tag, std::integral_constant<PT, PT::B>{}); break;
+      case PT::C: withGate(semiring_tag, std::integral_constant<PT, PT::C>{}); break;
+      case PT::F: withGate(semiring_tag, std::integral_constant<PT, PT::F>{}); break;
+    }
+  };
+  if (opt.semiring == Semiring::MaxPlus)
+    withPattern(std::true_type{});
+  else
+    withPattern(std::false_type{});
 }
 
 Geometry geometryOf(const Tensor& u, const RationalRecurrenceOptions& opt) {
@@ -329,10 +413,10 @@ RationalForwardResult rationalRecurrenceForward(const Tensor& u_in, const Tensor
     auto* h = res.h.data_ptr<scalar_t>();
     auto* c = res.c.data_ptr<scalar_t>();
     auto* last = res.last_c.data_ptr<scalar_t>();
-    if (opt.semiring == Semiring::MaxPlus)
-      forwardKernel<scalar_t, true>(g, in, h, c, last);
-    else
-      forwardKernel<scalar_t, false>(g, in, h, c, last);
+    dispatchOptions(opt, [&](auto mp, auto pattern, auto gate) {
+      forwardKernel<scalar_t, decltype(mp)::value, decltype(pattern)::value,
+                    decltype(gate)::value>(g, in, h, c, last);
+    });
   });
   return res;
 }
@@ -365,10 +449,10 @@ RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h_in,
     auto* gu = res.grad_u.data_ptr<scalar_t>();
     auto* gc0 = res.grad_c0.data_ptr<scalar_t>();
     double* cg = isF ? col_grad.data_ptr<double>() : nullptr;
-    if (opt.semiring == Semiring::MaxPlus)
-      backwardKernel<scalar_t, true>(g, in, gh, glc, cs, gu, gc0, cg);
-    else
-      backwardKernel<scalar_t, false>(g, in, gh, glc, cs, gu, gc0, cg);
+    dispatchOptions(opt, [&](auto mp, auto pattern, auto gate) {
+      backwardKernel<scalar_t, decltype(mp)::value, decltype(pattern)::value,
+                     decltype(gate)::value>(g, in, gh, glc, cs, gu, gc0, cg);
+    });
   });
   if (isF) {
     // Sum over the batch, one unit at a time, always in batch order.
@@ -432,6 +516,9 @@ class RationalRecurrenceFunction
 std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, const Tensor& c0,
                                        const Tensor& mask_pad,
                                        const RationalRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda()) return rationalRecurrenceCuda(u, weight, c0, mask_pad, opt);
+#endif
   checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
   return RationalRecurrenceFunction::apply(
       u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),

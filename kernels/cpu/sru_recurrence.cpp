@@ -4,6 +4,10 @@
 
 #include <torch/torch.h>
 
+#ifdef RECURLAB_WITH_CUDA
+#include "kernels/cuda/sru_recurrence.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -57,18 +61,13 @@ struct Pointers {
 };
 
 // The loops over adjacent units are branch-free (skip kind and mask are template parameters)
-// and marked `omp simd`; the clones let one binary use AVX-512 or AVX2 where the CPU has them.
-#if defined(__x86_64__) && !defined(__clang__)
-#define RECURLAB_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define RECURLAB_SIMD_CLONES
-#endif
-
+// and marked `omp simd`; RECURLAB_SIMD_CLONES (vector_math.h) adds AVX-512 / AVX2 clones.
 template <typename T, SruSkip Skip, bool Masked>
 RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
                                      const Run r, T* __restrict h, T* __restrict c,
                                      T* __restrict last_c) {
-  const int64_t out = g.out, k = g.k, n = r.n;
+  constexpr int64_t K = Skip == SruSkip::LearnedProjection ? 4 : 3;
+  const int64_t out = g.out, n = r.n;
   const int64_t col0 = r.b * out + r.j0;
   T state[kBlock];
   for (int64_t i = 0; i < n; ++i) state[i] = p.c0 ? p.c0[col0 + i] : T(0);
@@ -89,18 +88,28 @@ RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T 
       }
       continue;
     }
-    const T* __restrict ur = p.u + row * k;
+    const T* __restrict ur = p.u + row * K;
     const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
+    // Deinterleave this step's block of U first: with the stride a compile-time constant this
+    // is a few permutes, where reading ur[i*K + q] inside the math loop gathered lane by lane.
+    T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
-      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      a0[i] = ur[i * K];
+      a1[i] = ur[i * K + 1];
+      a2[i] = ur[i * K + 2];
+      if constexpr (K == 4) a3[i] = ur[i * K + 3];
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
       const T cp = state[i];
       const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
       const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
       const T cn = (cp - u0) * f + u0;
       T xs = T(0);
       if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
-      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = a3[i];
       T mr = rg;
       if constexpr (Masked) mr = rg * m[i];
       hr[i] = (cn - xs) * mr + xs;
@@ -129,7 +138,8 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
                                       const T* __restrict grad_last_c, const T* __restrict c,
                                       T* __restrict grad_u, T* __restrict grad_x,
                                       T* __restrict grad_c0, T* __restrict col_grad) {
-  const int64_t out = g.out, k = g.k, cols = g.B * out, n = r.n;
+  constexpr int64_t K = Skip == SruSkip::LearnedProjection ? 4 : 3;
+  const int64_t out = g.out, cols = g.B * out, n = r.n;
   const int64_t col0 = r.b * out + r.j0;
   T gstate[kBlock], zeros[kBlock];
   T acc_vf[kBlock], acc_vr[kBlock], acc_bf[kBlock], acc_br[kBlock];
@@ -148,44 +158,61 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
     const int64_t t = r.flip ? g.L - 1 - step : step;
     const int64_t row = (t * g.B + r.b) * out + r.j0;
     if (p.pad && p.pad[t * g.B + r.b]) {  // gradient of c passes unchanged
-      std::fill(grad_u + row * k, grad_u + (row + n) * k, T(0));
+      std::fill(grad_u + row * K, grad_u + (row + n) * K, T(0));
       if (Skip == SruSkip::ScaledInput) std::fill(grad_x + row, grad_x + row + n, T(0));
       continue;
     }
     const T* __restrict cprev = c0;
     if (step > 0) cprev = c + ((r.flip ? t + 1 : t - 1) * g.B + r.b) * out + r.j0;
-    const T* __restrict ur = p.u + row * k;
+    const T* __restrict ur = p.u + row * K;
     const T* __restrict ct = c + row;
     const T* __restrict dhr = grad_h ? grad_h + row : zeros;
     const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
-    T* __restrict gur = grad_u + row * k;
+    T* __restrict gur = grad_u + row * K;
     T* __restrict gxr = Skip == SruSkip::ScaledInput ? grad_x + row : nullptr;
+    // U is deinterleaved and dU interleaved in separate loops (see forwardRun).
+    T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
+    T g0[kBlock], g1[kBlock], g2[kBlock], g3[kBlock];
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
-      const T u0 = ur[i * k], u1 = ur[i * k + 1], u2 = ur[i * k + 2];
+      a0[i] = ur[i * K];
+      a1[i] = ur[i * K + 1];
+      a2[i] = ur[i * K + 2];
+      if constexpr (K == 4) a3[i] = ur[i * K + 3];
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
       const T cp = cprev[i];
       const T f = vsigmoid(u1 + vf[i] * cp + bf[i]);
       const T rg = vsigmoid(u2 + vr[i] * cp + br[i]);
       T xs = T(0);
       if constexpr (Skip == SruSkip::ScaledInput) xs = alpha * xr[i];
-      if constexpr (Skip == SruSkip::LearnedProjection) xs = ur[i * k + 3];
+      if constexpr (Skip == SruSkip::LearnedProjection) xs = a3[i];
       T mi = T(1);
       if constexpr (Masked) mi = m[i];
       const T dh = dhr[i];
       const T g_r = dh * (ct[i] - xs) * mi * rg * (T(1) - rg);  // d/d(pre-activation of r)
       const T g_c = dh * mi * rg + gstate[i];
       const T g_f = g_c * (cp - u0) * f * (T(1) - f);  // d/d(pre-activation of f)
-      gur[i * k] = g_c * (T(1) - f);
-      gur[i * k + 1] = g_f;
-      gur[i * k + 2] = g_r;
+      g0[i] = g_c * (T(1) - f);
+      g1[i] = g_f;
+      g2[i] = g_r;
       const T g_skip = dh * (T(1) - mi * rg);
-      if constexpr (Skip == SruSkip::LearnedProjection) gur[i * k + 3] = g_skip;
+      if constexpr (Skip == SruSkip::LearnedProjection) g3[i] = g_skip;
       if constexpr (Skip == SruSkip::ScaledInput) gxr[i] = g_skip * alpha;
       gstate[i] = g_c * f + g_f * vf[i] + g_r * vr[i];
       acc_vf[i] += g_f * cp;
       acc_vr[i] += g_r * cp;
       acc_bf[i] += g_f;
       acc_br[i] += g_r;
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) {
+      gur[i * K] = g0[i];
+      gur[i * K + 1] = g1[i];
+      gur[i * K + 2] = g2[i];
+      if constexpr (K == 4) gur[i * K + 3] = g3[i];
     }
   }
   for (int64_t i = 0; i < n; ++i) {
@@ -261,9 +288,12 @@ void checkSruRecurrenceInputs(const Tensor& u, const Tensor& x, const Tensor& we
   TORCH_CHECK(u.defined(), "SRU recurrence: U is undefined");
   TORCH_CHECK(u.dim() == 3, "SRU recurrence: U must be (length, batch, columns), got shape ",
               shapeOf(u));
-  TORCH_CHECK(u.scalar_type() == torch::kFloat || u.scalar_type() == torch::kDouble,
-              "SRU recurrence: U must be float32 or float64 on the CPU kernel, got ",
-              u.scalar_type());
+  const bool half_on_cuda = u.is_cuda() && (u.scalar_type() == torch::kHalf ||
+                                             u.scalar_type() == torch::kBFloat16);
+  TORCH_CHECK(u.scalar_type() == torch::kFloat || u.scalar_type() == torch::kDouble ||
+                  half_on_cuda,
+              "SRU recurrence: U must be float32 or float64 (float16 and bfloat16 on CUDA "
+              "only), got ", u.scalar_type(), " on ", u.device());
   const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, dirs = opt.directions();
   const int64_t out = opt.outputSize(), k = opt.numMatrices();
   if (u.size(2) != out * k) {
@@ -454,6 +484,14 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
 std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor& weight_c,
                                   const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
                                   const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.defined() && u.is_cuda())
+    return sruRecurrenceCuda(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
+#else
+  TORCH_CHECK(!(u.defined() && u.is_cuda()), "SRU recurrence: U is on ", u.device(),
+              " but recurlab was built without its CUDA kernels (configure against a "
+              "CUDA-enabled LibTorch, e.g. scripts/gpu-check.sh)");
+#endif
   checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
   return SruRecurrenceFunction::apply(u, placeholderIfUndefined(skip_x, u), weight_c, bias,

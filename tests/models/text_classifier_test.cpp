@@ -60,8 +60,11 @@ TEST(TextClassifier, PoolingUsesOnlyRealSteps) {
   // Fixed pretrained vectors are not trained.
   o.pretrained = torch::ones({10, 8});
   TextClassifier fixed(o, makeEncoder("lstm", nlohmann::json{{"hidden", 4}}, 8));
-  for (const auto& p : fixed->named_parameters())
-    if (p.key() == "embedding.weight") EXPECT_FALSE(p.value().requires_grad());
+  for (const auto& p : fixed->named_parameters()) {
+    if (p.key() == "embedding.weight") {
+      EXPECT_FALSE(p.value().requires_grad());
+    }
+  }
 }
 
 }  // namespace
