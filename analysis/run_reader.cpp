@@ -1,6 +1,8 @@
 #include "analysis/run_reader.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <sstream>
 #include <stdexcept>
 
@@ -11,8 +13,21 @@ namespace fs = std::filesystem;
 namespace {
 std::pair<std::string, std::string> resolve(const std::string& p) {
   if (fs::is_directory(p)) {
-    const fs::path log = fs::path(p) / "log.h5";
-    if (!fs::exists(log)) throw std::runtime_error("run folder " + p + " holds no log.h5");
+    fs::path log = fs::path(p) / "log.h5";
+    if (!fs::exists(log)) {
+      // A run split with --shard has only log.shard-i-of-n.h5 files; any one of them carries
+      // the run's root attributes, and the reports merge every log of the folder.
+      std::vector<fs::path> shards;
+      for (const auto& e : fs::directory_iterator(p)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("log.shard-", 0) == 0 && e.path().extension() == ".h5")
+          shards.push_back(e.path());
+      }
+      if (shards.empty())
+        throw std::runtime_error("run folder " + p + " holds no log.h5 (nor log.shard-*.h5)");
+      std::sort(shards.begin(), shards.end());
+      log = shards.front();
+    }
     return {p, log.string()};
   }
   if (!fs::exists(p)) throw std::runtime_error("no run folder or log file " + p);
