@@ -185,7 +185,9 @@ void buildSpeedReport(const RunReader& run, Report& report) {
       for (const auto& [m, reps] : by_model) {
         Series& se = series[m];
         se.title = labels[m];
-        se.style = "linespoints pt 7 ps 0.7 lw 2 lc " + paletteColor(m);
+        // More models than palette colours: point type and dash tell the repeats apart.
+        se.style = "linespoints pt " + std::to_string(4 + m % 10) + " ps 0.9 lw 2 dt " +
+                   std::to_string(1 + static_cast<int>(m / 7)) + " lc " + paletteColor(m);
         se.x.push_back(static_cast<double>(s == 1 ? std::get<1>(key) : std::get<3>(key)));
         se.y.push_back(median(values(reps)) * 1e3);
       }
