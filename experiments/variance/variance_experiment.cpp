@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
+#include "experiments/config/experiment_command_line.h"
 #include "experiments/data/word_vectors.h"
 #include "experiments/run_directory.h"
 #include "experiments/runtime/machine_info.h"
@@ -23,30 +24,6 @@ namespace recurlab::experiments {
 namespace po = boost::program_options;
 
 namespace {
-
-// "sru.layers=4" -> config["sru"]["layers"] = 4; the value is JSON if it parses, else a string.
-void applyOverride(nlohmann::json& config, const std::string& assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw std::invalid_argument("--set '" + assignment + "': expected key=value");
-  const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
-  if (value.is_discarded()) value = text;
-  nlohmann::json* node = &config;
-  size_t start = 0;
-  while (true) {
-    const auto dot = key.find('.', start);
-    const std::string part = key.substr(start, dot == std::string::npos ? dot : dot - start);
-    if (part.empty()) throw std::invalid_argument("--set '" + assignment + "': empty key part");
-    if (!node->is_object()) *node = nlohmann::json::object();
-    if (dot == std::string::npos) {
-      (*node)[part] = value;
-      return;
-    }
-    node = &(*node)[part];
-    start = dot + 1;
-  }
-}
 
 // Small sizes for a smoke run (seconds instead of minutes).
 void applyQuick(nlohmann::json& config) {
@@ -102,11 +79,7 @@ int runVarianceExperiment(int argc, char** argv) {
   try {
     nlohmann::json config = nlohmann::json::object();
     if (!config_file.empty()) {
-      std::ifstream in(config_file);
-      if (!in) throw std::invalid_argument("--config: cannot open " + config_file);
-      config = nlohmann::json::parse(in, nullptr, false);
-      if (config.is_discarded())
-        throw std::invalid_argument("--config: " + config_file + " is not valid JSON");
+      config = readJsonFile(config_file);
     }
     for (const auto& s : overrides) applyOverride(config, s);
     if (vm.count("quick")) applyQuick(config);
