@@ -1,5 +1,6 @@
 #include "kernels/cpu/sru_recurrence.h"
 
+#include "kernels/cpu/column_blocks.h"
 #include "kernels/cpu/vector_math.h"
 
 #include <torch/torch.h>
@@ -274,9 +275,6 @@ Geometry geometryOf(const Tensor& u, const SruRecurrenceOptions& opt) {
           opt.directions()};
 }
 
-Tensor padAsBytes(const Tensor& mask_pad) {
-  return mask_pad.defined() ? mask_pad.to(torch::kUInt8).contiguous() : mask_pad;
-}
 
 }  // namespace
 
@@ -357,7 +355,7 @@ SruForwardResult sruRecurrenceForward(const Tensor& u_in, const Tensor& x_in,
   const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
   const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
   const Tensor c0 = contiguousOrUndefined(c0_in), mask_c = contiguousOrUndefined(mask_c_in);
-  const Tensor pad = padAsBytes(mask_pad);
+  const Tensor pad = detail::padAsBytes(mask_pad);
   const Geometry g = geometryOf(u, opt);
   SruForwardResult res;
   res.h = torch::empty({g.L, g.B, g.out}, u.options());
@@ -384,7 +382,7 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& g
   const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
   const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
   const Tensor c0 = contiguousOrUndefined(c0_in), mask_c = contiguousOrUndefined(mask_c_in);
-  const Tensor c = c_in.contiguous(), pad = padAsBytes(mask_pad);
+  const Tensor c = c_in.contiguous(), pad = detail::padAsBytes(mask_pad);
   const Tensor grad_h = contiguousOrUndefined(grad_h_in);
   const Tensor grad_last_c = contiguousOrUndefined(grad_last_c_in);
   const Geometry g = geometryOf(u, opt);
@@ -429,15 +427,6 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& g
 
 namespace {
 
-// torch::autograd::Function cannot take undefined tensors, so optional inputs cross its
-// boundary as empty placeholders.
-Tensor placeholderIfUndefined(const Tensor& t, const Tensor& like) {
-  return t.defined() ? t : torch::empty({0}, like.options().requires_grad(false));
-}
-Tensor undefinedIfPlaceholder(const Tensor& t) {
-  return (!t.defined() || t.numel() == 0) ? Tensor() : t;
-}
-
 class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
@@ -446,10 +435,10 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                                                 int64_t hidden_size, bool bidirectional,
                                                 int64_t skip, double alpha) {
     SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
-    x = undefinedIfPlaceholder(x);
-    c0 = undefinedIfPlaceholder(c0);
-    mask_c = undefinedIfPlaceholder(mask_c);
-    mask_pad = undefinedIfPlaceholder(mask_pad);
+    x = detail::emptyAsUndefined(x);
+    c0 = detail::emptyAsUndefined(c0);
+    mask_c = detail::emptyAsUndefined(mask_c);
+    mask_pad = detail::emptyAsUndefined(mask_pad);
     SruForwardResult res = sruRecurrenceForward(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
     ctx->save_for_backward({u, x, weight_c, bias, c0, res.c, mask_c, mask_pad});
     ctx->saved_data["hidden_size"] = hidden_size;
@@ -468,9 +457,9 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                              static_cast<SruSkip>(ctx->saved_data["skip"].toInt()),
                              ctx->saved_data["alpha"].toDouble()};
     SruBackwardResult g = sruRecurrenceBackward(
-        grads[0], grads[1], saved[0], undefinedIfPlaceholder(saved[1]), saved[2], saved[3],
-        undefinedIfPlaceholder(saved[4]), saved[5], undefinedIfPlaceholder(saved[6]),
-        undefinedIfPlaceholder(saved[7]), opt);
+        grads[0], grads[1], saved[0], detail::emptyAsUndefined(saved[1]), saved[2], saved[3],
+        detail::emptyAsUndefined(saved[4]), saved[5], detail::emptyAsUndefined(saved[6]),
+        detail::emptyAsUndefined(saved[7]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u,   g.grad_x,   g.grad_weight_c, g.grad_bias,
             c0_defined ? g.grad_c0 : Tensor(),
@@ -494,10 +483,10 @@ std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor
 #endif
   checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
-  return SruRecurrenceFunction::apply(u, placeholderIfUndefined(skip_x, u), weight_c, bias,
-                                      placeholderIfUndefined(c0, u),
-                                      placeholderIfUndefined(mask_c, u),
-                                      placeholderIfUndefined(mask_pad, u).to(torch::kBool),
+  return SruRecurrenceFunction::apply(u, detail::undefinedAsEmpty(skip_x, u), weight_c, bias,
+                                      detail::undefinedAsEmpty(c0, u),
+                                      detail::undefinedAsEmpty(mask_c, u),
+                                      detail::undefinedAsEmpty(mask_pad, u).to(torch::kBool),
                                       opt.hidden_size, opt.bidirectional,
                                       static_cast<int64_t>(opt.skip), opt.alpha);
 }
