@@ -29,14 +29,7 @@ void addRunDirectoryOptions(po::options_description& cli, RunDirectoryOptions& o
        "root of all results folders");
 }
 
-std::string defaultRunId() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+std::string defaultRunId() { return utcTimestamp("%Y%m%d-%H%M%S"); }
 
 std::string joinCommandLine(int argc, char** argv) {
   std::string out;

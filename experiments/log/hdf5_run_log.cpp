@@ -535,12 +535,12 @@ void Hdf5RunLog::flush() {
   impl_->guarded("flush", [&] { impl_->file.flush(H5F_SCOPE_GLOBAL); });
 }
 
-std::string utcTimestamp() {
+std::string utcTimestamp(const char* format) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
 

@@ -83,7 +83,8 @@ class Hdf5RunLog {
   std::unique_ptr<Impl> impl_;
 };
 
-// ISO 8601 UTC timestamp, e.g. "2026-11-21T13:44:25Z".
-std::string utcTimestamp();
+// The current UTC time in strftime's `format`; by default ISO 8601, e.g.
+// "2026-11-21T13:44:25Z".
+std::string utcTimestamp(const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 }  // namespace recurlab::experiments

@@ -63,6 +63,21 @@ struct Pointers {
 
 // The loops over adjacent units are branch-free (skip kind and mask are template parameters)
 // and marked `omp simd`; RECURLAB_SIMD_CLONES (vector_math.h) adds AVX-512 / AVX2 clones.
+// Splits one step's block of U (n units × K interleaved values) into one array per matrix.
+// With K a compile-time constant this is a few permutes, where reading ur[i*K + q] inside the
+// math loop gathered lane by lane.
+template <typename T, int64_t K>
+inline void deinterleave(const T* __restrict ur, int64_t n, T* __restrict a0, T* __restrict a1,
+                         T* __restrict a2, T* __restrict a3) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {
+    a0[i] = ur[i * K];
+    a1[i] = ur[i * K + 1];
+    a2[i] = ur[i * K + 2];
+    if constexpr (K == 4) a3[i] = ur[i * K + 3];
+  }
+}
+
 template <typename T, SruSkip Skip, bool Masked>
 RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
                                      const Run r, T* __restrict h, T* __restrict c,
@@ -91,16 +106,8 @@ RECURLAB_SIMD_CLONES void forwardRun(const Geometry& g, const Pointers<T>& p, T 
     }
     const T* __restrict ur = p.u + row * K;
     const T* __restrict xr = Skip == SruSkip::ScaledInput ? p.x + row : nullptr;
-    // Deinterleave this step's block of U first: with the stride a compile-time constant this
-    // is a few permutes, where reading ur[i*K + q] inside the math loop gathered lane by lane.
     T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) {
-      a0[i] = ur[i * K];
-      a1[i] = ur[i * K + 1];
-      a2[i] = ur[i * K + 2];
-      if constexpr (K == 4) a3[i] = ur[i * K + 3];
-    }
+    deinterleave<T, K>(ur, n, a0, a1, a2, a3);
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
       const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
@@ -174,13 +181,7 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
     // U is deinterleaved and dU interleaved in separate loops (see forwardRun).
     T a0[kBlock], a1[kBlock], a2[kBlock], a3[kBlock];
     T g0[kBlock], g1[kBlock], g2[kBlock], g3[kBlock];
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) {
-      a0[i] = ur[i * K];
-      a1[i] = ur[i * K + 1];
-      a2[i] = ur[i * K + 2];
-      if constexpr (K == 4) a3[i] = ur[i * K + 3];
-    }
+    deinterleave<T, K>(ur, n, a0, a1, a2, a3);
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
       const T u0 = a0[i], u1 = a1[i], u2 = a2[i];
