@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -79,8 +80,11 @@ __device__ __forceinline__ AccOf<T> loadOr(const T* p, int64_t i, AccOf<T> fallb
 
 // How many time steps a column loads before computing them: the loads of a chunk are
 // independent, so one memory latency covers them all, and the dependent arithmetic follows.
-// Untuned: no GPU was available when this was written.
-constexpr int kStepsInFlight = 4;
+// RECURLAB_CUDA_STEPS_IN_FLIGHT overrides it at build time (scripts/tune-cuda-kernels.sh).
+#ifndef RECURLAB_CUDA_STEPS_IN_FLIGHT
+#define RECURLAB_CUDA_STEPS_IN_FLIGHT 4
+#endif
+constexpr int kStepsInFlight = RECURLAB_CUDA_STEPS_IN_FLIGHT;
 
 // Walks steps 0..count-1 of one column: load(i) reads step i (no dependence on the state),
 // step(i, data) advances the state. Loads run kStepsInFlight steps ahead of the arithmetic.
@@ -107,6 +111,13 @@ __device__ __forceinline__ void walkSteps(int64_t count, Load&& load, Step&& ste
 inline int threadsPerBlockFor(int64_t) { return kEmulatedThreadsPerBlock; }
 #else
 inline int threadsPerBlockFor(int64_t columns) {
+  // RECURLAB_CUDA_THREADS (64..1024) replaces the heuristic: a tuning knob.
+  static const int forced = [] {
+    const char* v = std::getenv("RECURLAB_CUDA_THREADS");
+    const int n = v ? std::atoi(v) : 0;
+    return n >= 32 && n <= 1024 ? n : 0;
+  }();
+  if (forced) return forced;
   int device = 0, multiprocessors = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) !=

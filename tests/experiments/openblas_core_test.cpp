@@ -1,4 +1,5 @@
 #include "experiments/runtime/openblas_core.h"
+#include "experiments/runtime/torch_build.h"
 
 #include <gtest/gtest.h>
 
@@ -7,10 +8,21 @@ namespace {
 
 TEST(OpenBlasCore, FixedCoreIsNotTheGenericFallbackOnAvxMachines) {
   // The test binary's main() ran ensureFastOpenBlas(), like every recurlab binary.
+  // Debian's LibTorch calls whatever libblas is installed ("generic"), which must be OpenBLAS;
+  // PyTorch's wheels (the LibTorch of GPU machines) bring MKL: nothing to fix there.
+  const std::string blas = torchBlasLibrary();
+  if (blas != "generic" && blas != "open")
+    GTEST_SKIP() << "LibTorch " << torchVersion() << " is built with BLAS '" << torchBlasLibrary()
+                 << "', not OpenBLAS";
   const std::string core = openBlasCoreName();
   ASSERT_NE(core, "unavailable") << "LibTorch is not using OpenBLAS (libopenblas0-pthread)";
   if (preferredOpenBlasCore().empty()) GTEST_SKIP() << "CPU has neither AVX2 nor AVX-512";
   EXPECT_FALSE(isGenericOpenBlasCore(core)) << "OpenBLAS still runs its generic core " << core;
+}
+
+TEST(TorchBuild, NamesItsBlasAndVersion) {
+  EXPECT_FALSE(torchBlasLibrary().empty());
+  EXPECT_EQ(torchVersion().find('.') != std::string::npos, true) << torchVersion();
 }
 
 TEST(OpenBlasCore, ClassifiesCoreNames) {
