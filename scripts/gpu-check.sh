@@ -3,7 +3,7 @@
 # PyTorch wheel's LibTorch (design.md §2), builds it with the CUDA kernels, runs the CUDA tests
 # (they must run, not skip) and then the speed experiment on the GPU.
 #
-# usage: scripts/gpu-check.sh [exp_speed options...]
+# usage: scripts/gpu-check.sh [recurlab_speed options...]
 #   environment: BUILD (default build-gpu), JOBS (default nproc), PYTHON (default python3),
 #                CUDACXX (default /usr/local/cuda/bin/nvcc), CUDA_ARCHITECTURES (default
 #                native), TORCH_PREFIX (a LibTorch to use instead of the wheel's)
@@ -56,10 +56,10 @@ if grep -q 'CudaTest\..*(Skipped)' "$log"; then
   fail "CUDA tests were skipped on this machine (see $log): is recurlab built with CUDA?"
 fi
 
-if [[ -x $build/exp_speed ]]; then
-  "$build/exp_speed" --device cuda "$@"
+if [[ -x $build/recurlab_speed ]]; then
+  "$build/recurlab_speed" --device cuda "$@"
 else
-  echo "gpu-check: $build/exp_speed not built (experiments/drivers/exp_speed.cpp missing);" \
+  echo "gpu-check: $build/recurlab_speed not built (experiments/drivers/recurlab_speed.cpp missing);" \
        "speed experiment not run" >&2
   exit 1
 fi
