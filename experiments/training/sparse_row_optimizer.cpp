@@ -72,13 +72,13 @@ void SparseRowOptimizer::load(torch::serialize::InputArchive& archive) {
   torch::NoGradGuard no_grad;
   for (size_t i = 0; i < params_.size(); ++i) {
     const std::string k = std::to_string(i);
-    torch::Tensor t;
-    archive.read("exp_avg_" + k, t);
-    exp_avg_[i].copy_(t);
-    archive.read("exp_avg_sq_" + k, t);
-    exp_avg_sq_[i].copy_(t);
-    archive.read("step_" + k, t);
-    steps_[i] = t.item<int64_t>();
+    torch::Tensor m, v, step;  // fresh tensors: reading into a defined one keeps its dtype
+    archive.read("exp_avg_" + k, m);
+    exp_avg_[i].copy_(m);
+    archive.read("exp_avg_sq_" + k, v);
+    exp_avg_sq_[i].copy_(v);
+    archive.read("step_" + k, step);
+    steps_[i] = step.item<int64_t>();
   }
 }
 

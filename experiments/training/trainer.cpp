@@ -305,11 +305,15 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
         a.read("sparse_optimizer", o);
         optimizers.sparse->load(o);
       }
-      torch::Tensor t;
-      a.read("rng", t);
-      setRngState(t);
-      a.read("ints", t);
-      const auto* i = t.data_ptr<int64_t>();
+      // A fresh tensor per read: reading into a defined one keeps its dtype.
+      auto read = [&](const char* key) {
+        torch::Tensor t;
+        a.read(key, t);
+        return t;
+      };
+      setRngState(read("rng"));
+      const auto ints = read("ints");
+      const auto* i = ints.data_ptr<int64_t>();
       p.epoch = i[0];
       p.batch = i[1];
       p.step = i[2];
@@ -320,8 +324,8 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
       p.outcome.epochs = i[10];
       p.outcome.best_epoch = i[11];
       p.outcome.steps = i[12];
-      a.read("doubles", t);
-      const auto* d = t.data_ptr<double>();
+      const auto doubles = read("doubles");
+      const auto* d = doubles.data_ptr<double>();
       p.lr = d[0];
       p.plateau.best = d[1];
       p.loss_sum = d[2];
@@ -333,10 +337,8 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
       size_t k = 18;
       for (auto& x : p.tallies) x = d[k++];
       for (auto& x : p.best) x = d[k++];
-      a.read("epoch_rows", t);
-      p.epoch_rows = tensorRows(t);
-      a.read("step_rows", t);
-      p.step_rows = tensorRows(t);
+      p.epoch_rows = tensorRows(read("epoch_rows"));
+      p.step_rows = tensorRows(read("step_rows"));
       plateau.restore(p.plateau);
       p.outcome.resumed = true;
       std::cerr << "resume: " << ctx.group << " from its checkpoint at epoch " << p.epoch

@@ -42,7 +42,9 @@ void runWithKills(const std::string& program, const std::vector<std::string>& ar
   std::mt19937 rng(7);
   for (int k = 0; k < random_kills; ++k) {
     const auto r = runChild(program, args, "", static_cast<int>(rng() % max_ms), output);
-    if (!r.killed) EXPECT_EQ(r.exit_code, 0) << "see " << output;
+    if (!r.killed) {
+      EXPECT_EQ(r.exit_code, 0) << "see " << output;
+    }
   }
   const auto last = runChild(program, args, "", -1, output);
   ASSERT_FALSE(last.killed);

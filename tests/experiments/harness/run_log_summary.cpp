@@ -16,7 +16,7 @@ void describeTable(const Hdf5RunLog& log, const std::string& path, std::ostrings
   s << " " << path << ":";
   for (const auto& row : t.rows)
     for (size_t j = 0; j < row.size(); ++j)
-      if (t.columns[j].find("seconds") == std::string::npos) s << " " << row[j];
+      if (t.columns[j].find("second") == std::string::npos) s << " " << row[j];
 }
 
 void visit(const Hdf5RunLog& log, const std::string& path, std::map<std::string, std::string>& out) {
