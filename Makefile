@@ -45,7 +45,7 @@ figures: deps configure
 clean:
 	rm -rf $(BUILD)
 
-# Text classification (seed 000 B.1): the quick default unless ARGS says otherwise, e.g.
+# Text classification (Lei et al. 2018, App. B.1): the quick default unless ARGS says otherwise, e.g.
 #   make exp-classification ARGS="--config configs/classification/full.json --shard 0/8 --run-id full"
 # Fetches the classification data into ./data first when it is missing. One LibTorch thread by
 # default: on a 2-core machine shared with other jobs, 2 OpenMP threads made epochs 8-17x slower
