@@ -20,6 +20,7 @@ ChildResult runChild(const std::string& program, const std::vector<std::string>&
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    setpgid(0, 0);  // its own process group: a kill takes its children (the analyzer) too
     if (kill_at.empty())
       unsetenv("RECURLAB_KILL_AT");
     else
@@ -35,6 +36,7 @@ ChildResult runChild(const std::string& program, const std::vector<std::string>&
     execv(program.c_str(), argv.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // also here, so the group exists whichever runs first
   if (kill_after_ms >= 0) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kill_after_ms);
     int status = 0;
@@ -44,7 +46,7 @@ ChildResult runChild(const std::string& program, const std::vector<std::string>&
                 WIFEXITED(status) ? WEXITSTATUS(status) : -1};
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    kill(pid, SIGKILL);
+    kill(-pid, SIGKILL);
   }
   int status = 0;
   waitpid(pid, &status, 0);
