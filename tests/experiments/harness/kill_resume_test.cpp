@@ -89,11 +89,11 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
 }
 
 TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
-  const std::string program = recurlab::testing::siblingBinary("recurlab_tests");
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
   TempRoot tmp("recurlab_kill_long");
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{
-        "--toy-task", "--out", out, "--threads", "1", "--set", "seeds=1", "--set",
+        "--out", out, "--threads", "1", "--set", "seeds=1", "--set",
         "keep_checkpoints=true", "--set",
         R"(train={"examples": 512, "batch_size": 4, "max_epochs": 6, "lr": 0.01,
                   "checkpoint_every_steps": 16, "log_every_steps": 8, "optimizer": "adam"})"};

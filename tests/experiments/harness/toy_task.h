@@ -12,7 +12,7 @@ namespace recurlab::experiments {
 // "batch_size": B}}; train values may be search spaces.
 std::unique_ptr<Task> makeToyTask(const nlohmann::json& config);
 
-// The toy as a command-line program (recurlab_tests --toy-task [driver options]), for the
+// The toy as a command-line program (build/recurlab_toy_task [driver options]), for the
 // SIGKILL tests: one command-line parser, one run folder, one runner.
 int toyTaskMain(int argc, char** argv);
 
