@@ -24,14 +24,15 @@ build: deps configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Experiments build only what they run. The driver writes results/<experiment>/<run-id>/.
+# Experiments build only what they run: `make exp-<experiment>` builds and runs
+# $(BUILD)/recurlab_<experiment>, which writes results/<experiment>/<run-id>/.
 exp-variance: deps configure
-	cmake --build $(BUILD) -j $(JOBS) --target exp_variance recurlab_analyze
-	$(BUILD)/exp_variance $(ARGS)
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_variance recurlab_analyze
+	$(BUILD)/recurlab_variance $(ARGS)
 
 exp-speed: deps configure
-	cmake --build $(BUILD) -j $(JOBS) --target exp_speed recurlab_analyze
-	$(BUILD)/exp_speed $(ARGS)
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_speed recurlab_analyze
+	$(BUILD)/recurlab_speed $(ARGS)
 
 # Regenerates report.md, figures and summary.json of every run from its log.h5 alone.
 figures: deps configure
@@ -44,12 +45,13 @@ figures: deps configure
 clean:
 	rm -rf $(BUILD)
 
-# Text classification (seed 000 B.1): the quick default unless ARGS says otherwise, e.g.
+# Text classification (Lei et al. 2018, App. B.1): the quick default unless ARGS says otherwise, e.g.
 #   make exp-classification ARGS="--config configs/classification/full.json --shard 0/8 --run-id full"
 # Fetches the classification data into ./data first when it is missing. One LibTorch thread by
 # default: on a 2-core machine shared with other jobs, 2 OpenMP threads made epochs 8-17x slower
 # (spin-waiting threads); CLASSIFICATION_THREADS=0 uses all cores on a machine of your own.
 CLASSIFICATION_THREADS ?= 1
-exp-classification: build
+exp-classification: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_classification recurlab_analyze
 	@[ -d data/classification ] || scripts/get-data.sh classification
 	$(BUILD)/recurlab_classification $(if $(findstring --threads,$(ARGS)),,--threads $(CLASSIFICATION_THREADS)) $(ARGS)

@@ -1,6 +1,6 @@
 #pragma once
 // Read access to one run: its folder, its log.h5 (read-only) and the root attributes that
-// every run log has (experiments/run_directory.h writes them).
+// every run log has (experiments/harness/run_folder.h writes them).
 #include <nlohmann/json.hpp>
 
 #include <string>

@@ -38,7 +38,9 @@ TextClassifierImpl::TextClassifierImpl(TextClassifierOptions options,
     : options_(std::move(options)), encoder_(std::move(encoder)) {
   if (!encoder_) throw std::invalid_argument("TextClassifier: no encoder");
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(options_.vocab_size, options_.embed_dim));
+      "embedding",
+      torch::nn::Embedding(torch::nn::EmbeddingOptions(options_.vocab_size, options_.embed_dim)
+                               .sparse(options_.sparse_gradients && !options_.pretrained.defined())));
   {
     torch::NoGradGuard no_grad;
     if (options_.pretrained.defined()) {

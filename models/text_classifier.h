@@ -23,6 +23,9 @@ struct TextClassifierOptions {
   // When set (vocab_size, embed_dim), the embedding starts from it and stays fixed (Kim's
   // static vectors); otherwise it starts at U(-0.25, 0.25) and is trained.
   torch::Tensor pretrained;
+  // A trained embedding gets sparse gradients (only the batch's rows), for an optimizer that
+  // updates those rows only; ignored for a fixed (pretrained) one.
+  bool sparse_gradients = false;
   // Pooling over time; unset = the encoder's preferredPooling().
   std::optional<Pooling> pooling;
 };
@@ -37,6 +40,7 @@ class TextClassifierImpl : public torch::nn::Module {
                         const torch::Tensor& lengths);
 
   const TextClassifierOptions& options() const { return options_; }
+  torch::Tensor& embeddingWeight() { return embedding_->weight; }
 
  private:
   TextClassifierOptions options_;

@@ -4,15 +4,15 @@
 # not skip), optionally the whole suite and compute-sanitizer, then the speed experiment on the
 # GPU, optionally beside the reference SRU CUDA kernel.
 #
-# usage: scripts/gpu-check.sh [options] [-- exp_speed options...]
+# usage: scripts/gpu-check.sh [options] [-- recurlab_speed options...]
 #   --deps DIR           an offline node: unpack the Debian packages that
 #                        scripts/collect-gpu-deps.sh put in DIR into a private prefix first
 #   --all-tests          also run the whole test suite against this LibTorch
 #   --sanitize           run compute-sanitizer (memcheck, racecheck) over the CUDA tests
 #   --reference-sru DIR  time asappresearch/sru's CUDA kernel (DIR holds its `sru` package)
 #                        on the same shapes (scripts/bench-reference-sru.py)
-#   --no-speed           skip exp_speed
-#   --out DIR            where exp_speed's run folder and the logs go (default results/gpu-check)
+#   --no-speed           skip recurlab_speed
+#   --out DIR            where recurlab_speed's run folder and the logs go (default results/gpu-check)
 #   environment: BUILD (default build-gpu), JOBS (default nproc), PYTHON (default python3),
 #                CUDACXX (default /usr/local/cuda/bin/nvcc), CUDA_ARCHITECTURES (default
 #                native), TORCH_PREFIX (a LibTorch to use instead of the wheel's),
@@ -122,7 +122,7 @@ if [[ -n $sanitize ]]; then
 fi
 
 if [[ -n $speed ]]; then
-  "$build/exp_speed" --device cuda --out "$out/speed" "$@" || status=1
+  "$build/recurlab_speed" --device cuda --out "$out/speed" "$@" || status=1
 fi
 if [[ -n $reference_sru ]]; then
   $python "$root/scripts/bench-reference-sru.py" --sru "$reference_sru" \

@@ -28,13 +28,13 @@ metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapse
 echo "steps,threads,length,hidden,batch,kernel,us,dram_pct,dram_gb" | tee "$out"
 for steps in $steps_list; do
   cmake -S . -B "$build" -DCMAKE_CUDA_FLAGS="-DRECURLAB_CUDA_STEPS_IN_FLIGHT=$steps" > /dev/null
-  cmake --build "$build" --target exp_speed > /dev/null
+  cmake --build "$build" --target recurlab_speed > /dev/null
   for threads in $threads_list; do
     for shape in $shapes; do
       IFS=x read -r L d B <<< "$shape"
       RECURLAB_CUDA_THREADS=$threads ncu --clock-control none --kernel-name regex:'sru(Forward|Backward)Kernel' \
         --metrics "$metrics" --csv --print-units base \
-        "$build/exp_speed" --device cuda --models sru_kernel --sizes "${L}x${d}" --batch "$B" \
+        "$build/recurlab_speed" --device cuda --models sru_kernel --sizes "${L}x${d}" --batch "$B" \
         --no-sweeps --repeats 1 --warmup 1 --out "/tmp/tune-$$" 2> /dev/null |
       python3 -c '
 import csv, re, sys

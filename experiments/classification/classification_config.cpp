@@ -4,7 +4,7 @@
 
 #include "experiments/data/classification_datasets.h"
 #include "experiments/search/search_space.h"
-#include "experiments/training/train_options.h"
+#include "experiments/classification/classification_train_options.h"
 #include "models/json_options.h"
 #include "models/registry.h"
 
@@ -18,11 +18,12 @@ std::string joined(const std::vector<std::string>& xs) {
 }
 
 // Builds the encoder and reads the train keys of one concrete config: the checks of the
-// registry factory and TrainOptions, run before any work.
+// registry factory and ClassificationTrainOptions, run before any work.
 void checkConcreteUnit(const nlohmann::json& unit, const std::string& where) {
-  const auto train = TrainOptions::fromJson(unit.at("train"), where + ".train");
+  const auto train = ClassificationTrainOptions::fromJson(unit.at("train"), where + ".train");
   try {
-    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"), train.embed_dim);
+    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"),
+                        train.classifier.embed_dim);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ".config: " + e.what());
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The vocabulary and embedding start of one classification unit (seed 000 B.1, Kim 2014):
+// The vocabulary and embedding start of one classification unit (Lei et al. 2018, App. B.1, Kim 2014):
 // without word vectors, the training split's words, embeddings trained from random init;
 // with them, also dev/test words that have a vector, the vectors kept fixed and
 // out-of-vocabulary words drawn from U(-0.25, 0.25).

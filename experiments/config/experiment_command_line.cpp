@@ -9,25 +9,6 @@
 namespace recurlab::experiments {
 namespace po = boost::program_options;
 
-Shard parseShard(const std::string& text) {
-  const auto slash = text.find('/');
-  Shard s;
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("");
-    size_t used = 0;
-    s.index = std::stoi(text.substr(0, slash), &used);
-    if (used != slash) throw std::invalid_argument("");
-    const std::string n = text.substr(slash + 1);
-    s.count = std::stoi(n, &used);
-    if (used != n.size()) throw std::invalid_argument("");
-  } catch (const std::exception&) {
-    throw std::invalid_argument("--shard '" + text + "': expected i/n, e.g. 0/4");
-  }
-  if (s.count < 1 || s.index < 0 || s.index >= s.count)
-    throw std::invalid_argument("--shard '" + text + "': expected i/n with 0 <= i < n");
-  return s;
-}
-
 nlohmann::json readJsonFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("config file " + path + ": cannot open it");
@@ -69,18 +50,15 @@ void applyOverride(nlohmann::json& config, const std::string& assignment) {
   *node = value;
 }
 
-ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
-                                                 const std::string& experiment,
-                                                 const std::string& description,
-                                                 const std::string& default_config) {
+ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec) {
   ExperimentCommandLine cl;
-  cl.run_directory.experiment = experiment;
+  cl.run_folder.experiment = spec.experiment;
   std::string shard = "0/1";
   int64_t seed = 0;
-  po::options_description options(description + "\n\nOptions");
+  po::options_description options(spec.description + "\n\nOptions");
   options.add_options()
       ("help,h", "show this help")
-      ("config", po::value(&cl.config_file)->default_value(default_config),
+      ("config", po::value(&cl.config_file)->default_value(spec.default_config),
        "JSON config file")
       ("set", po::value(&cl.sets)->composing(),
        "override a config key: --set train.lr=0.002 (dotted keys reach nested objects; the "
@@ -92,8 +70,9 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
       ("data-dir", po::value(&cl.data_dir)->default_value("data"),
        "data folder (filled by scripts/get-data.sh)")
       ("embeddings", po::value(&cl.embeddings),
-       "word vectors (word2vec binary/text or GloVe text), kept fixed (config key embeddings)");
-  addRunDirectoryOptions(options, cl.run_directory);
+       "word vectors (word2vec binary/text or GloVe text) (config key embeddings)");
+  addRunFolderOptions(options, cl.run_folder);
+  if (spec.extra) spec.extra(options);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
@@ -101,6 +80,8 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
   } catch (const po::error& e) {
     throw std::invalid_argument(std::string(e.what()) + " (see --help)");
   }
+  for (const auto& [name, value] : vm)
+    if (!value.defaulted()) cl.given.insert(name);
   cl.command_line = joinCommandLine(argc, argv);
   if (vm.count("help")) {
     std::ostringstream text;
@@ -111,9 +92,12 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
   }
   if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
   cl.shard = parseShard(shard);
-  cl.config = readJsonFile(cl.config_file);
-  if (!cl.config.is_object())
-    throw std::invalid_argument("config file " + cl.config_file + ": expected a JSON object");
+  cl.config = nlohmann::json::object();
+  if (!cl.config_file.empty()) {
+    cl.config = readJsonFile(cl.config_file);
+    if (!cl.config.is_object())
+      throw std::invalid_argument("config file " + cl.config_file + ": expected a JSON object");
+  }
   for (const auto& s : cl.sets) applyOverride(cl.config, s);
   if (vm.count("seed")) {
     cl.seed = seed;

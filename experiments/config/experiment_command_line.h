@@ -1,52 +1,54 @@
 #pragma once
-// The command line every experiment driver shares (design.md §5): --config FILE, repeated
-// --set key=value, --seed, --threads, --shard i/n, --data-dir, --embeddings, --help, and the
-// run folder's --run-id, --out, --results-root (experiments/run_directory.h). The JSON config
-// is assembled here; each experiment validates it.
+// The one command line of every experiment driver (design.md §5): --config FILE, repeated
+// --set key=value, --seed, --threads, --shard i/n, --data-dir, --embeddings, --help, the run
+// folder's --run-id, --out, --results-root, --force-new (experiments/harness/run_folder.h),
+// and whatever options a driver adds through `extra`. The JSON config is assembled here; each
+// experiment validates it.
+#include <boost/program_options/options_description.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "experiments/run_directory.h"
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/shard.h"
 
 namespace recurlab::experiments {
 
-struct Shard {
-  int index = 0;  // i in [0, count)
-  int count = 1;  // n; 1 = no sharding
-  bool active() const { return count > 1; }
-  bool owns(size_t unit) const { return static_cast<int>(unit % count) == index; }
+struct CommandLineSpec {
+  std::string experiment;      // names the results folder and the binary recurlab_<experiment>
+  std::string description;     // first paragraph of --help
+  std::string default_config;  // "" = no file unless --config is given; the config starts {}
+  // Adds a driver's own options (bound to its variables).
+  std::function<void(boost::program_options::options_description&)> extra;
 };
-
-// "i/n" with 0 <= i < n; throws std::invalid_argument naming the option otherwise.
-Shard parseShard(const std::string& text);
 
 struct ExperimentCommandLine {
   bool help = false;
   std::string help_text;
   std::string command_line;   // the whole invocation, for the log
-  std::string config_file;    // as given (or the default)
+  std::string config_file;    // as given (or the default; "" = none)
   std::vector<std::string> sets;
   std::optional<int64_t> seed;
   int threads = 0;
   Shard shard;
-  RunDirectoryOptions run_directory;  // --run-id, --out, --results-root
+  RunFolderOptions run_folder;  // --run-id, --out, --results-root, --force-new
   std::string data_dir;
   std::string embeddings;     // "" = none
   nlohmann::json config;      // file + --set overrides + --seed/--embeddings
+  std::set<std::string> given;  // options present on the command line
+
+  bool has(const std::string& option) const { return given.count(option) > 0; }
 };
 
 // Parses argv; reads and assembles the config. Throws std::invalid_argument (bad option,
-// unreadable or invalid JSON file with its path, bad --set). With --help, returns with
-// help = true and help_text filled, without reading the config.
-// `experiment` names the results folder (results/<experiment>/<run-id>).
-ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv,
-                                                 const std::string& experiment,
-                                                 const std::string& description,
-                                                 const std::string& default_config);
+// unreadable or invalid JSON file with its path and line, bad --set). With --help, returns
+// with help = true and help_text filled, without reading the config.
+ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec);
 
 // Reads a JSON file; errors name the file and the parser's line/column.
 nlohmann::json readJsonFile(const std::string& path);

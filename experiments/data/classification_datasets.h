@@ -1,5 +1,5 @@
 #pragma once
-// The seven sentence classification benchmarks of Kim (2014) / seed 000 B.1 and their
+// The seven sentence classification benchmarks of Kim (2014) / Lei et al. 2018, App. B.1 and their
 // protocols: 10-fold cross-validation (MR, CR, SUBJ, MPQA), TREC's given test with 10% of
 // train held out as dev, SST's given train/dev/test.
 #include <cstdint>

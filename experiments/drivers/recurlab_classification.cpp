@@ -1,6 +1,6 @@
-// Text classification benchmark (seed 000 B.1, design.md §6): `make exp-classification`.
-// Thin driver: command line -> checked config -> run folder and log -> units of work ->
-// report (recurlab_analyze).
+// Text classification benchmark (Lei et al. 2018 §4.1, App. B.1; design.md §6):
+// `make exp-classification`. Thin driver: command line -> checked config -> run folder ->
+// the harness runner over the classification task's units -> report (recurlab_analyze).
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -8,9 +8,10 @@
 #include <iostream>
 
 #include "experiments/classification/classification_config.h"
-#include "experiments/classification/classification_experiment.h"
+#include "experiments/classification/classification_task.h"
 #include "experiments/config/experiment_command_line.h"
-#include "experiments/harness/run_log_folder.h"
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/runner.h"
 #include "experiments/runtime/machine_info.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
@@ -41,14 +42,17 @@ int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
   using namespace recurlab::experiments;
   try {
-    auto cl = parseExperimentCommandLine(
-        argc, argv, "classification",
+    CommandLineSpec spec;
+    spec.experiment = "classification";
+    spec.description =
         "recurlab_classification: sentence classification on MR, CR, SUBJ, MPQA, TREC, SST-2 "
-        "and SST-5 (seed 000 B.1).\nThe default config is a quick run (one fold, one seed, few "
-        "epochs); configs/classification/full.json\nis the paper's protocol (10 folds, 20-trial "
-        "random search, 5 seeds). Kill it and run the same\ncommand (same --run-id) to resume; "
-        "--shard i/n splits the units across processes.",
-        defaultConfig());
+        "and SST-5 (Lei et al. 2018, §4.1 and App. B.1).\nThe default config is a quick run "
+        "(one fold, one seed, few epochs); configs/classification/full.json\nis the paper's "
+        "protocol (10 folds, 20-trial random search, 5 seeds). Kill it and run the same\n"
+        "command (same --run-id) to resume, inside a unit from its last checkpoint; --shard i/n "
+        "splits the units across processes.";
+    spec.default_config = defaultConfig();
+    auto cl = parseExperimentCommandLine(argc, argv, spec);
     if (cl.help) {
       std::cout << cl.help_text << "\nModels (config key models.<name>.encoder):\n";
       for (const auto& name : recurlab::models::encoderNames())
@@ -58,24 +62,23 @@ int main(int argc, char** argv) {
     singleThreadedOpenBlas();
     const int threads = recurlab::applyThreadCount(cl.threads);
     const auto config = ClassificationConfig::fromJson(cl.config);
-    ClassificationExperiment experiment(config, cl.data_dir, cl.shard);
-    experiment.checkData();
+    ClassificationTask task(config, cl.data_dir);
+    task.checkData();
+    int64_t in_shard = 0;
+    for (size_t i = 0; i < task.units().size(); ++i) in_shard += cl.shard.owns(i) ? 1 : 0;
     std::cout << "config " << cl.config_file << ": " << config.datasets.size() << " datasets, "
-              << config.models.size() << " models, " << experiment.units().size()
-              << " units of work (" << experiment.shardUnits().size() << " in this shard), "
-              << threads << " threads" << std::endl;
+              << config.models.size() << " models, " << task.units().size()
+              << " units of work (" << in_shard << " in this shard), " << threads
+              << " threads" << std::endl;
 
-    std::string folder;
-    ClassificationRunReport report;
-    {
-      auto opened = openRunLog(cl, cl.config.dump(2), config.seed,
-                               recurlab::collectMachineInfo(),
-                               [&](const Hdf5RunLog& log) { return experiment.unfinishedGroups(log); });
-      folder = opened.folder;
-      report = experiment.run(opened.log, folder);
-      opened.log.setAttribute("/", "end_time", utcTimestamp());
-      opened.log.flush();
-    }  // the log is closed before the analysis reads it
+    RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, config.seed,
+                     recurlab::collectMachineInfo(), [&](const Hdf5RunLog& log) {
+                       return unfinishedUnitGroups(task, cl.shard, log);
+                     });
+    RunnerOptions runner;
+    runner.seed = static_cast<uint64_t>(config.seed);
+    const auto report = runTask(task, folder, runner);
+    folder.finish();  // the log is closed before the analysis reads it
     if (report.waiting > 0) {
       std::cout << report.waiting << " units wait for other shards' search trials: run this "
                 << "shard again when they are done\n";
@@ -84,12 +87,11 @@ int main(int argc, char** argv) {
     if (cl.shard.active()) {
       // The report merges every log of the folder, whichever one it is given.
       std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
-                << "shard is done: recurlab_analyze " << folder << "/" << runLogName(cl.shard)
-                << "\n";
+                << "shard is done: recurlab_analyze " << folder.path() << "\n";
       return 0;
     }
-    const int rc = runAnalysisTool(folder);
-    if (rc == 0) std::cout << "report: " << folder << "/report.md\n";
+    const int rc = folder.runAnalysis();
+    if (rc == 0) std::cout << "report: " << folder.file("report.md") << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "recurlab_classification: error: " << e.what() << "\n";

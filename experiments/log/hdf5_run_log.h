@@ -77,6 +77,8 @@ class Hdf5RunLog {
   std::string readText(const std::string& dataset) const;
 
   void flush();
+  // flush() and fsync: what is written survives a power loss or a SIGKILL right after.
+  void sync();
 
  private:
   struct Impl;

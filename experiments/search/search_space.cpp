@@ -98,7 +98,16 @@ std::vector<nlohmann::json> searchSpaceCorners(const nlohmann::json& config) {
       nlohmann::json corner = config;
       walk(corner, "", [&](nlohmann::json& s, const std::string&) {
         const nlohmann::json args = s.begin().value();
-        s = s.begin().key() == "choice" ? args[c % args.size()] : args[end];
+        // uniform and loguniform draw real numbers: their corners are reals too, so an
+        // integer key given {"uniform": [64, 256]} fails the checks before any work, not
+        // mid-run at its first draw ({"int": [64, 256]} is the integer space).
+        const std::string kind = s.begin().key();
+        if (kind == "choice")
+          s = args[c % args.size()];
+        else if (kind == "int")
+          s = args[end];
+        else
+          s = args[end].get<double>();
       });
       corners.push_back(corner);
     }

@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "experiments/run_directory.h"
+#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/run_folder.h"
 #include "experiments/runtime/machine_info.h"
 #include "experiments/runtime/thread_count.h"
 #include "experiments/speed/speed_models.h"
@@ -95,46 +96,51 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 int runSpeedExperiment(int argc, char** argv) {
-  RunDirectoryOptions dir_opts{"speed"};
   std::string device = "cpu", sizes_text, lengths_text, batches_text, models_text;
-  int threads = 0, repeats = 9, sweep_repeats = 5, warmup = 2;
-  int64_t batch = 32, sweep_hidden = 512, seed = 1;
-  po::options_description cli(
-      "exp_speed: forward+backward time per layer, every model side by side in one run "
-      "(round-robin, warm-up excluded, median and spread over repetitions)\nOptions");
-  cli.add_options()
-      ("help,h", "show this help")
-      ("device", po::value<std::string>(&device)->default_value("cpu"), "cpu or cuda[:i]")
-      ("threads", po::value<int>(&threads)->default_value(0), "LibTorch threads (0 = all cores)")
-      ("batch", po::value<int64_t>(&batch)->default_value(32), "batch size of the main sizes")
-      ("sizes", po::value<std::string>(&sizes_text),
-       "main sizes LENGTHxHIDDEN,... (default 32x256,128x512; on cuda also larger ones, "
-       "batch 32 and 128)")
-      ("lengths", po::value<std::string>(&lengths_text)->default_value("16,32,64,128,256"),
-       "length sweep at hidden = --sweep-hidden, batch = --batch")
-      ("batches", po::value<std::string>(&batches_text)->default_value("8,16,32,64"),
-       "batch sweep at length 128, hidden = --sweep-hidden")
-      ("sweep-hidden", po::value<int64_t>(&sweep_hidden)->default_value(512), "hidden size of the sweeps")
-      ("no-sweeps", "time the main sizes only")
-      ("models", po::value<std::string>(&models_text),
-       "comma-separated encoder names to keep (default: every available model)")
-      ("repeats", po::value<int>(&repeats)->default_value(9), "timed repetitions per main size")
-      ("sweep-repeats", po::value<int>(&sweep_repeats)->default_value(5), "timed repetitions per sweep point")
-      ("warmup", po::value<int>(&warmup)->default_value(2), "untimed repetitions first")
-      ("quick", "tiny sizes for a smoke run")
-      ("seed", po::value<int64_t>(&seed)->default_value(1), "random seed");
-  addRunDirectoryOptions(cli, dir_opts);
-  po::variables_map vm;
+  int repeats = 9, sweep_repeats = 5, warmup = 2;
+  int64_t batch = 32, sweep_hidden = 512;
+  CommandLineSpec spec;
+  spec.experiment = "speed";
+  spec.description =
+      "recurlab_speed: forward+backward time per layer, every model side by side in one run "
+      "(round-robin, warm-up excluded, median and spread over repetitions)";
+  spec.extra = [&](po::options_description& cli) {
+    cli.add_options()
+        ("device", po::value<std::string>(&device)->default_value("cpu"), "cpu or cuda[:i]")
+        ("batch", po::value<int64_t>(&batch)->default_value(32), "batch size of the main sizes")
+        ("sizes", po::value<std::string>(&sizes_text),
+         "main sizes LENGTHxHIDDEN,... (default 32x256,128x512; on cuda also larger ones, "
+         "batch 32 and 128)")
+        ("lengths", po::value<std::string>(&lengths_text)->default_value("16,32,64,128,256"),
+         "length sweep at hidden = --sweep-hidden, batch = --batch")
+        ("batches", po::value<std::string>(&batches_text)->default_value("8,16,32,64"),
+         "batch sweep at length 128, hidden = --sweep-hidden")
+        ("sweep-hidden", po::value<int64_t>(&sweep_hidden)->default_value(512), "hidden size of the sweeps")
+        ("no-sweeps", "time the main sizes only")
+        ("models", po::value<std::string>(&models_text),
+         "comma-separated encoder names to keep (default: every available model)")
+        ("repeats", po::value<int>(&repeats)->default_value(9), "timed repetitions per main size")
+        ("sweep-repeats", po::value<int>(&sweep_repeats)->default_value(5), "timed repetitions per sweep point")
+        ("warmup", po::value<int>(&warmup)->default_value(2), "untimed repetitions first")
+        ("quick", "tiny sizes for a smoke run");
+  };
+  ExperimentCommandLine cl;
   std::vector<Shape> shapes;
   std::vector<SpeedModelSpec> specs;
   std::vector<std::string> skipped;
+  int64_t seed = 1;
   try {
-    po::store(po::parse_command_line(argc, argv, cli), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-      std::cout << cli << "\n";
+    cl = parseExperimentCommandLine(argc, argv, spec);
+    if (cl.help) {
+      std::cout << cl.help_text << "\n";
       return 0;
     }
+    if (cl.has("config") || cl.has("set") || cl.has("shard") || cl.has("embeddings"))
+      throw std::invalid_argument(
+          "recurlab_speed takes its settings as options (see --help), not --config, --set, "
+          "--shard or --embeddings");
+    if (cl.seed) seed = *cl.seed;
+    const auto has = [&](const char* name) { return cl.has(name); };
     if (repeats < 1 || sweep_repeats < 1 || warmup < 0)
       throw std::invalid_argument("--repeats and --sweep-repeats must be >= 1, --warmup >= 0");
     if (batch < 1) throw std::invalid_argument("--batch must be >= 1");
@@ -145,7 +151,7 @@ int runSpeedExperiment(int argc, char** argv) {
                                   ": this LibTorch has no CUDA or no GPU is visible (build "
                                   "against a CUDA LibTorch: scripts/gpu-check.sh)");
     const bool cuda = device != "cpu";
-    const bool quick = vm.count("quick") > 0;
+    const bool quick = has("quick");
     std::vector<std::pair<int64_t, int64_t>> sizes;
     if (!sizes_text.empty())
       sizes = parseSizes(sizes_text);
@@ -156,10 +162,10 @@ int runSpeedExperiment(int argc, char** argv) {
     else
       sizes = {{32, 256}, {128, 512}};
     std::vector<int64_t> main_batches{batch};
-    if (cuda && !vm.count("batch") && sizes_text.empty()) main_batches = {32, 128};
+    if (cuda && !has("batch") && sizes_text.empty()) main_batches = {32, 128};
     for (int64_t b : main_batches)
       for (auto [l, d] : sizes) shapes.push_back({kMain, l, d, b});
-    if (!vm.count("no-sweeps") && !quick) {
+    if (!has("no-sweeps") && !quick) {
       for (int64_t l : parseIntList(lengths_text, "lengths"))
         shapes.push_back({kLengthSweep, l, sweep_hidden, batch});
       for (int64_t b : parseIntList(batches_text, "batches"))
@@ -197,11 +203,12 @@ int runSpeedExperiment(int argc, char** argv) {
     }
     if (specs.empty()) throw std::invalid_argument("--models: nothing left to time");
   } catch (const std::exception& e) {
-    std::cerr << "exp_speed: " << e.what() << "\n";
+    std::cerr << "recurlab_speed: " << e.what() << "\n";
     return 2;
   }
 
-  const int used_threads = applyThreadCount(threads);
+
+  const int used_threads = applyThreadCount(cl.threads);
   nlohmann::json config = {{"device", device},         {"threads", used_threads},
                            {"repeats", repeats},       {"sweep_repeats", sweep_repeats},
                            {"warmup", warmup},         {"seed", seed},
@@ -218,12 +225,24 @@ int runSpeedExperiment(int argc, char** argv) {
   config["shapes"] = shape_list;
 
   try {
-    std::cout << "exp_speed: " << used_threads << " threads on " << device << std::endl;
+    std::cout << "recurlab_speed: " << used_threads << " threads on " << device << std::endl;
     const MachineInfo machine = collectMachineInfo(device);
-    RunDirectory run(dir_opts, argc, argv, config, seed, machine);
+    // One unit: /speed, finished once its status is written. A resumed run with the same
+    // config redoes an unfinished one from scratch and never appends to a finished one.
+    RunFolder run(cl.run_folder, cl.shard, cl.command_line, config, seed, machine,
+                  [](const Hdf5RunLog& log) {
+                    return log.exists("/speed") && !log.attribute("/speed", "status")
+                               ? std::vector<std::string>{"/speed"}
+                               : std::vector<std::string>{};
+                  });
     auto& log = run.log();
+    if (log.exists("/speed")) {
+      std::cout << "recurlab_speed: " << run.path() << " already holds this run's timings\n";
+      run.finish();
+      return run.runAnalysis() == 0 ? 0 : 1;
+    }
     const double copy_gbs = measureCopyBandwidth(device);
-    std::cout << "exp_speed: BLAS core " << machine.blas_core << ", GEMM "
+    std::cout << "recurlab_speed: BLAS core " << machine.blas_core << ", GEMM "
               << fixed(machine.gemm_gflops, 1) << " GFLOP/s, copy " << fixed(copy_gbs, 1)
               << " GB/s" << std::endl;
     log.createGroup("/speed");
@@ -234,7 +253,7 @@ int runSpeedExperiment(int argc, char** argv) {
     log.setAttribute("/speed", "skipped", skipped_text);
     log.createTable("/speed/timings", {"study", "length", "hidden", "batch", "model", "repeat",
                                        "seconds", "kernel_bytes"});
-    for (const auto& s : skipped) std::cout << "exp_speed: skipped " << s << std::endl;
+    for (const auto& s : skipped) std::cout << "recurlab_speed: skipped " << s << std::endl;
 
     for (size_t si = 0; si < shapes.size(); ++si) {
       const Shape& shape = shapes[si];
@@ -245,7 +264,7 @@ int runSpeedExperiment(int argc, char** argv) {
                                         device, static_cast<uint64_t>(seed) + m));
         } catch (const std::exception& e) {
           steps.push_back(nullptr);
-          std::cout << "exp_speed: " << specs[m].label << " cannot run at this size: "
+          std::cout << "recurlab_speed: " << specs[m].label << " cannot run at this size: "
                     << e.what() << std::endl;
         }
       }
@@ -278,10 +297,11 @@ int runSpeedExperiment(int argc, char** argv) {
       }
       std::cout << std::endl;
     }
+    log.setAttribute("/speed", "status", std::string("finished"));
     run.finish();
     return run.runAnalysis() == 0 ? 0 : 1;
   } catch (const std::exception& e) {
-    std::cerr << "exp_speed: " << e.what() << "\n";
+    std::cerr << "recurlab_speed: " << e.what() << "\n";
     return 1;
   }
 }

@@ -1,16 +1,17 @@
 #pragma once
-// Early stopping and learning-rate halving on a dev metric that should go up (accuracy):
-// the reference protocol (seed 002 E.3, rational-recurrences train_classifier.py) stops after
-// `patience` epochs without a better dev score and multiplies lr by `decay` after
-// `lr_patience` epochs without one (the count restarts after each decay).
+// Early stopping and learning-rate halving on a selection metric, in either direction: the
+// reference protocol (Lei et al. 2018 §B.1; Peng et al. 2018 App. E.3, the rational
+// recurrences' train_classifier.py) stops after `patience` epochs without a better dev score
+// and multiplies lr by `decay` after `lr_patience` epochs without one (the count restarts
+// after each decay).
 #include <cstdint>
 
 namespace recurlab::experiments {
 
 class PlateauTracker {
  public:
-  PlateauTracker(int64_t patience, int64_t lr_patience)
-      : patience_(patience), lr_patience_(lr_patience) {}
+  PlateauTracker(int64_t patience, int64_t lr_patience, bool higher_is_better = true)
+      : patience_(patience), lr_patience_(lr_patience), higher_(higher_is_better) {}
 
   struct Decision {
     bool improved = false;   // this epoch is the new best
@@ -18,34 +19,42 @@ class PlateauTracker {
     bool stop = false;       // early stopping: no more epochs
   };
 
-  Decision observe(double dev_score) {
+  // Everything it remembers, for checkpoints.
+  struct State {
+    int64_t epoch = 0, best_epoch = 0, since_best = 0, since_decay = 0;
+    double best = 0.0;
+  };
+
+  Decision observe(double score) {
     Decision d;
-    ++epoch_;
-    if (epoch_ == 1 || dev_score > best_) {
-      best_ = dev_score;
-      best_epoch_ = epoch_;
-      since_best_ = 0;
-      since_decay_ = 0;
+    ++s_.epoch;
+    if (s_.epoch == 1 || (higher_ ? score > s_.best : score < s_.best)) {
+      s_.best = score;
+      s_.best_epoch = s_.epoch;
+      s_.since_best = 0;
+      s_.since_decay = 0;
       d.improved = true;
       return d;
     }
-    ++since_best_;
-    ++since_decay_;
-    if (since_decay_ >= lr_patience_) {
+    ++s_.since_best;
+    ++s_.since_decay;
+    if (s_.since_decay >= lr_patience_) {
       d.decay_lr = true;
-      since_decay_ = 0;
+      s_.since_decay = 0;
     }
-    d.stop = since_best_ >= patience_;
+    d.stop = s_.since_best >= patience_;
     return d;
   }
 
-  double best() const { return best_; }
-  int64_t bestEpoch() const { return best_epoch_; }  // 1-based; 0 before any epoch
+  double best() const { return s_.best; }
+  int64_t bestEpoch() const { return s_.best_epoch; }  // 1-based; 0 before any epoch
+  const State& state() const { return s_; }
+  void restore(const State& s) { s_ = s; }
 
  private:
   int64_t patience_, lr_patience_;
-  int64_t epoch_ = 0, best_epoch_ = 0, since_best_ = 0, since_decay_ = 0;
-  double best_ = 0.0;
+  bool higher_;
+  State s_;
 };
 
 }  // namespace recurlab::experiments

@@ -1,5 +1,5 @@
 #pragma once
-// Variance through a stack of gated convolutions at initialization (seed 003 Appendix A):
+// Variance through a stack of gated convolutions at initialization (Gehring et al. 2017, App. A):
 // forward, the activations x_l entering each block; backward, the gradients of a random
 // linear loss with respect to them. With W ~ N(0, sqrt(4p/n)) both stay constant through
 // depth, with and without dropout (A.3); the naive N(0, sqrt(1/n)) shrinks them by a factor

@@ -1,5 +1,5 @@
 #pragma once
-// Variance propagation through a deep SRU at initialization (seed 000 Appendix A, Figure 6).
+// Variance propagation through a deep SRU at initialization (Lei et al. 2018, App. A, Figure 6).
 // For every layer l with input x (the previous layer's h): Var[c]/Var[x], Var[h]/Var[x] and
 // Var[h_l]/Var[input of layer 1], plus gate statistics that test the derivation's assumptions.
 //

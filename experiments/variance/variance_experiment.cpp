@@ -11,7 +11,7 @@
 
 #include "experiments/config/experiment_command_line.h"
 #include "experiments/data/word_vectors.h"
-#include "experiments/run_directory.h"
+#include "experiments/harness/run_folder.h"
 #include "experiments/runtime/machine_info.h"
 #include "experiments/runtime/thread_count.h"
 #include "experiments/variance/glu_variance_study.h"
@@ -40,62 +40,41 @@ void applyQuick(nlohmann::json& config) {
 }  // namespace
 
 int runVarianceExperiment(int argc, char** argv) {
-  RunDirectoryOptions dir_opts{"variance"};
-  std::string config_file, data_dir, embeddings;
-  std::vector<std::string> overrides;
-  int threads = 0;
-  int64_t seed = -1;
-  po::options_description cli(
-      "exp_variance: variance propagation at initialization through a deep SRU (seed 000 "
-      "App. A, Fig. 6) and a gated-conv stack (seed 003 App. A)\nOptions");
-  cli.add_options()
-      ("help,h", "show this help")
-      ("config", po::value<std::string>(&config_file), "JSON config file (see --print-config)")
-      ("set", po::value<std::vector<std::string>>(&overrides)->composing(),
-       "override a config key, e.g. --set sru.layers=8 --set 'sru.highway_biases=[0,-2]'")
-      ("print-config", "print the effective config and exit")
-      ("quick", "small sizes for a smoke run (keys not set otherwise)")
-      ("seed", po::value<int64_t>(&seed), "random seed (overrides the config's 'seed')")
-      ("data-dir", po::value<std::string>(&data_dir),
-       "data folder with classification/rt-polarity.all (default: data, then ../shared/data)")
-      ("embeddings", po::value<std::string>(&embeddings),
-       "pretrained word vectors (word2vec binary/text or GloVe text): adds the 'pretrained' "
-       "input")
-      ("threads", po::value<int>(&threads)->default_value(0), "LibTorch threads (0 = all cores)");
-  addRunDirectoryOptions(cli, dir_opts);
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, cli), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "exp_variance: " << e.what() << "\n" << cli << "\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << cli << "\n";
-    return 0;
-  }
+  CommandLineSpec spec;
+  spec.experiment = "variance";
+  spec.description =
+      "recurlab_variance: variance propagation at initialization through a deep SRU (Lei et "
+      "al. 2018, App. A and Fig. 6) and a gated-conv stack (Gehring et al. 2017, App. A).\n"
+      "--data-dir: the folder with classification/rt-polarity.all (default: data, then "
+      "../shared/data); --embeddings adds the 'pretrained' input.";
+  spec.extra = [](po::options_description& cli) {
+    cli.add_options()
+        ("print-config", "print the effective config and exit")
+        ("quick", "small sizes for a smoke run (keys not set otherwise)");
+  };
+  ExperimentCommandLine cl;
   VarianceStudyOptions options;
   try {
-    nlohmann::json config = nlohmann::json::object();
-    if (!config_file.empty()) {
-      config = readJsonFile(config_file);
+    cl = parseExperimentCommandLine(argc, argv, spec);
+    if (cl.help) {
+      std::cout << cl.help_text << "\n";
+      return 0;
     }
-    for (const auto& s : overrides) applyOverride(config, s);
-    if (vm.count("quick")) applyQuick(config);
-    if (seed >= 0) config["seed"] = seed;
-    if (!data_dir.empty()) config["data_dir"] = data_dir;
-    if (!embeddings.empty()) config["embeddings"] = embeddings;
+    if (cl.has("shard"))
+      throw std::invalid_argument("--shard: the variance study is one unit; it is not sharded");
+    nlohmann::json config = cl.config;
+    if (cl.has("quick")) applyQuick(config);
+    if (cl.has("data-dir")) config["data_dir"] = cl.data_dir;
     options = VarianceStudyOptions::fromJson(config);
   } catch (const std::exception& e) {
-    std::cerr << "exp_variance: " << e.what() << "\n";
+    std::cerr << "recurlab_variance: " << e.what() << "\n";
     return 2;
   }
   if (!options.embeddings.empty() &&
       std::find(options.sru.inputs.begin(), options.sru.inputs.end(), "pretrained") ==
           options.sru.inputs.end())
     options.sru.inputs.push_back("pretrained");
-  if (vm.count("print-config")) {
+  if (cl.has("print-config")) {
     std::cout << options.toJson().dump(2) << "\n";
     return 0;
   }
@@ -103,15 +82,22 @@ int runVarianceExperiment(int argc, char** argv) {
       std::find(options.sru.inputs.begin(), options.sru.inputs.end(), "pretrained") !=
       options.sru.inputs.end();
   if (wants_pretrained && options.embeddings.empty()) {
-    std::cerr << "exp_variance: input 'pretrained' needs --embeddings FILE\n";
+    std::cerr << "recurlab_variance: input 'pretrained' needs --embeddings FILE\n";
     return 2;
   }
 
-  const int used_threads = applyThreadCount(threads);
-  std::cout << "exp_variance: " << used_threads << " threads" << std::endl;
+  const int used_threads = applyThreadCount(cl.threads);
+  std::cout << "recurlab_variance: " << used_threads << " threads" << std::endl;
   try {
-    RunDirectory run(dir_opts, argc, argv, options.toJson(), options.seed,
-                     collectMachineInfo("cpu"));
+    // A resumed run (same config) goes on where it stopped: each study skips the
+    // (alpha, bias) curves its table holds in full.
+    RunFolder run(cl.run_folder, cl.shard, cl.command_line, options.toJson(), options.seed,
+                  collectMachineInfo("cpu"));
+    if (run.log().exists("/variance") && run.log().attribute("/variance", "status")) {
+      std::cout << "recurlab_variance: " << run.path() << " already holds this run's study\n";
+      run.finish();
+      return run.runAnalysis() == 0 ? 0 : 1;
+    }
     auto progress = [](const std::string& line) { std::cout << line << std::endl; };
     const auto& s = options.sru;
     SentenceSample sentences;
@@ -144,12 +130,14 @@ int runVarianceExperiment(int argc, char** argv) {
       runSruVarianceStudy(s, *input, options.seed, run.log(), progress);
     }
     if (options.glu.enabled) runGluVarianceStudy(options.glu, options.seed, run.log(), progress);
+    run.log().createGroup("/variance");
+    run.log().setAttribute("/variance", "status", std::string("finished"));
     run.finish();
     const int rc = run.runAnalysis();
     std::cout << "results: " << run.path() << std::endl;
     return rc == 0 ? 0 : 1;
   } catch (const std::exception& e) {
-    std::cerr << "exp_variance: " << e.what() << "\n";
+    std::cerr << "recurlab_variance: " << e.what() << "\n";
     return 1;
   }
 }

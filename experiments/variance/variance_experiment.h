@@ -1,5 +1,5 @@
 #pragma once
-// `exp_variance`: the whole variance experiment behind one call, so the driver stays thin.
+// `recurlab_variance`: the whole variance experiment behind one call, so the driver stays thin.
 
 namespace recurlab::experiments {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Options of the variance-at-initialization study (issue 3; seed 000 Appendix A and seed 003
-// Appendix A), read from the driver's JSON config with every key checked.
+// Options of the variance-at-initialization study (issue 3; Lei et al. 2018, App. A and
+// Gehring et al. 2017, App. A), read from the driver's JSON config with every key checked.
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>

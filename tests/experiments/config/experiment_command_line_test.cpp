@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/program_options.hpp>
+
 #include <filesystem>
 #include <fstream>
 
@@ -33,25 +35,44 @@ TEST(ExperimentCommandLine, ParsesOptionsAndReadsTheConfig) {
                                    "--data-dir", "/d", "--threads", "1"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  const auto cl = parseExperimentCommandLine(static_cast<int>(argv.size()), argv.data(), "exp", "", "");
+  int64_t extra = 0;
+  CommandLineSpec spec{"exp", "", "", [&](boost::program_options::options_description& d) {
+                         d.add_options()("extra", boost::program_options::value(&extra));
+                       }};
+  args.push_back("--extra");
+  args.push_back("12");
+  argv.clear();
+  for (auto& a : args) argv.push_back(a.data());
+  const auto cl = parseExperimentCommandLine(static_cast<int>(argv.size()), argv.data(), spec);
+  EXPECT_EQ(extra, 12);  // a driver's own option, through the one parser
+  EXPECT_TRUE(cl.has("extra"));
+  EXPECT_TRUE(cl.has("seed"));
+  EXPECT_FALSE(cl.has("embeddings"));
   EXPECT_EQ(cl.config["seed"], 9);
   EXPECT_DOUBLE_EQ(cl.config["train"]["lr"].get<double>(), 0.5);
   EXPECT_EQ(cl.shard.index, 1);
   EXPECT_EQ(cl.shard.count, 4);
   EXPECT_TRUE(cl.shard.owns(5));
   EXPECT_FALSE(cl.shard.owns(4));
-  EXPECT_EQ(cl.run_directory.run_id, "r1");
-  EXPECT_EQ(cl.run_directory.experiment, "exp");
+  EXPECT_EQ(cl.run_folder.run_id, "r1");
+  EXPECT_EQ(cl.run_folder.experiment, "exp");
+  EXPECT_FALSE(cl.run_folder.force_new);
   EXPECT_EQ(cl.data_dir, "/d");
   EXPECT_EQ(cl.threads, 1);
 
   std::ofstream(path) << R"({"seed": 3,)";
-  EXPECT_THROW(parseExperimentCommandLine(3, argv.data(), "exp", "", ""), std::invalid_argument);
+  EXPECT_THROW(parseExperimentCommandLine(3, argv.data(), {"exp", "", "", {}}), std::invalid_argument);
   EXPECT_THROW(parseShard("4/4"), std::invalid_argument);
   EXPECT_THROW(parseShard("1-4"), std::invalid_argument);
   std::vector<std::string> bad = {"prog", "--no-such-option"};
   std::vector<char*> bad_argv = {bad[0].data(), bad[1].data()};
-  EXPECT_THROW(parseExperimentCommandLine(2, bad_argv.data(), "exp", "", path), std::invalid_argument);
+  EXPECT_THROW(parseExperimentCommandLine(2, bad_argv.data(), {"exp", "", path, {}}), std::invalid_argument);
+  // Without a default config and without --config, the config starts empty.
+  std::vector<std::string> none = {"prog", "--force-new"};
+  std::vector<char*> none_argv = {none[0].data(), none[1].data()};
+  const auto empty = parseExperimentCommandLine(2, none_argv.data(), {"exp", "", "", {}});
+  EXPECT_TRUE(empty.config.empty());
+  EXPECT_TRUE(empty.run_folder.force_new);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The derivation of seed 000 Appendix A, checked where its assumptions hold (small input
+// The derivation of Lei et al. 2018, App. A, checked where its assumptions hold (small input
 // variance, gates near their means). Tolerances: the study's own standard error (over
 // independent sequences) covers the input sampling; the weights are one fixed draw, whose
 // sampling error on a per-layer ratio is about sqrt(0.8/(d·d)) relative (the mean of d

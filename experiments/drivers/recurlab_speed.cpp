@@ -1,4 +1,4 @@
-// make exp-speed: forward+backward time per layer, side by side (issues 3 and 6).
+// recurlab_speed (make exp-speed): forward+backward time per layer, side by side (issues 3 and 6).
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/speed/speed_experiment.h"
 

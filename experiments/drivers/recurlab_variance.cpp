@@ -1,4 +1,4 @@
-// make exp-variance: variance propagation at initialization (issue 3).
+// recurlab_variance (make exp-variance): variance propagation at initialization (issue 3).
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/variance/variance_experiment.h"
 

@@ -1,0 +1,196 @@
+#include "experiments/classification/classification_task.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "experiments/classification/classification_train_options.h"
+#include "experiments/classification/classifier_embeddings.h"
+#include "experiments/classification/classifier_training.h"
+#include "experiments/search/seed_sequence.h"
+#include "models/registry.h"
+#include "models/text_classifier.h"
+
+namespace recurlab::experiments {
+
+ClassificationTask::ClassificationTask(ClassificationConfig config, std::string data_dir)
+    : config_(std::move(config)), data_dir_(std::move(data_dir)) {
+  const auto& c = config_;
+  auto add = [&](Unit u, ClassificationUnitPlace place) {
+    places_[u.group] = place;
+    units_.push_back(std::move(u));
+  };
+  if (c.searches())
+    for (const auto& d : c.datasets)
+      for (const auto& m : c.models)
+        for (int64_t t = 0; t < c.trials; ++t)
+          add({Unit::Kind::Trial, "/" + d + "/" + m.name + "/trials/" + std::to_string(t),
+               d + " " + m.name + " trial " + std::to_string(t + 1) + "/" + std::to_string(c.trials),
+               d + "/" + m.name, t, "train/" + d + "/" + m.name + "/trial/" + std::to_string(t)},
+              {d, m.name, t, 0, 0});
+  for (const auto& d : c.datasets) {
+    const int64_t folds = classificationDataset(d).cross_validation ? c.folds : 1;
+    for (const auto& m : c.models)
+      for (int64_t f = 0; f < folds; ++f)
+        for (int64_t s = 0; s < c.seeds; ++s) {
+          const std::string where = "/folds/" + std::to_string(f) + "/seeds/" + std::to_string(s);
+          add({Unit::Kind::Final, "/" + d + "/" + m.name + where,
+               d + " " + m.name + " fold " + std::to_string(f) + " seed " + std::to_string(s),
+               d + "/" + m.name, 0,
+               "train/" + d + "/" + m.name + "/fold/" + std::to_string(f) + "/seed/" + std::to_string(s)},
+              {d, m.name, 0, f, s});
+        }
+  }
+}
+
+ClassificationTask::~ClassificationTask() = default;
+
+const ClassificationUnitPlace& ClassificationTask::place(const Unit& unit) const {
+  return places_.at(unit.group);
+}
+
+nlohmann::json ClassificationTask::unitTemplate(const Unit& unit) const {
+  return config_.unitTemplate(config_.model(place(unit).model));
+}
+
+void ClassificationTask::checkData() {
+  for (const auto& d : config_.datasets)
+    checkClassificationDatasetPresent(data_dir_, classificationDataset(d));
+  for (const auto& d : config_.datasets) data(d);
+  if (!config_.embeddings.empty() && !std::filesystem::is_regular_file(config_.embeddings))
+    throw std::runtime_error("embeddings: " + config_.embeddings +
+                             " not found (word2vec binary/text or GloVe text expected)");
+}
+
+const ClassificationData& ClassificationTask::data(const std::string& dataset) {
+  auto it = data_.find(dataset);
+  if (it != data_.end()) return it->second;
+  auto loaded = loadClassificationData(data_dir_, dataset, config_.empty_sentences);
+  for (const auto& w : loaded.warnings) std::cerr << "warning: " << w << "\n";
+  return data_.emplace(dataset, std::move(loaded)).first->second;
+}
+
+const WordVectors* ClassificationTask::wordVectors() {
+  if (config_.embeddings.empty()) return nullptr;
+  if (!vectors_) {
+    // Only the benchmark's words are kept, so a 3M-word file stays small in memory.
+    std::unordered_set<std::string> words;
+    for (const auto& d : config_.datasets) {
+      const auto& x = data(d);
+      for (const auto* part : {&x.all, &x.train, &x.dev, &x.test})
+        for (const auto& s : *part) words.insert(s.tokens.begin(), s.tokens.end());
+    }
+    WordVectorLoadOptions options;
+    options.vocabulary = &words;
+    std::cerr << "loading word vectors from " << config_.embeddings << " ..." << std::endl;
+    vectors_ = std::make_unique<WordVectors>(loadWordVectors(config_.embeddings, options));
+    std::cerr << "word vectors: " << vectors_->size() << " of the benchmark's " << words.size()
+              << " words, dimension " << vectors_->dim << "\n";
+  }
+  return vectors_.get();
+}
+
+UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
+  const auto& u = place(unit);
+  const auto& unit_json = ctx.config;
+  const auto options = ClassificationTrainOptions::fromJson(unit_json.at("train"), unit.label + " train");
+  const auto& head_options = options.classifier;
+  const auto& dataset = data(u.dataset);
+  auto split = makeClassificationSplit(dataset, static_cast<int>(u.fold),
+                                       static_cast<int>(config_.cv_folds),
+                                       static_cast<uint64_t>(config_.split_seed),
+                                       config_.dev_fraction);
+  const uint64_t seed = ctx.seed;
+  if (head_options.max_train_examples > 0 &&
+      split.train.size() > static_cast<size_t>(head_options.max_train_examples)) {
+    const auto order = seededPermutation(split.train.size(), deriveSeed(seed, "subsample"));
+    std::vector<LabeledSentence> kept;
+    for (int64_t i = 0; i < head_options.max_train_examples; ++i) kept.push_back(split.train[order[i]]);
+    split.train = std::move(kept);
+  }
+  auto embedding = classifierEmbeddings(split, wordVectors(), head_options.embed_dim,
+                                        deriveSeed(seed, "oov"));
+  EncodedSplits encoded;
+  auto encode = [&](const std::vector<LabeledSentence>& xs, std::vector<EncodedSentence>& to) {
+    for (const auto& x : xs) to.push_back({embedding.vocabulary.encode(x.tokens), x.label});
+  };
+  encode(split.train, encoded.train);
+  encode(split.dev, encoded.dev);
+  encode(split.test, encoded.test);
+
+  torch::manual_seed(seed);  // model initialisation
+  auto encoder = models::makeEncoder(unit_json.at("encoder").get<std::string>(),
+                                     unit_json.at("model"), embedding.dim);
+  models::TextClassifierOptions head;
+  head.vocab_size = embedding.vocabulary.size();
+  head.embed_dim = embedding.dim;
+  head.num_classes = split.num_classes;
+  head.embed_dropout = head_options.embed_dropout;
+  head.dropout = head_options.dropout;
+  head.pretrained = embedding.pretrained;
+  head.sparse_gradients = head_options.sparse_embedding;
+  const std::string pooling = unit_json.value("pooling", "auto");
+  if (pooling == "last") head.pooling = models::Pooling::Last;
+  if (pooling == "mean") head.pooling = models::Pooling::Mean;
+  if (pooling == "max") head.pooling = models::Pooling::Max;
+  models::TextClassifier model(head, encoder);
+  int64_t parameters = 0;
+  for (const auto& p : model->parameters())
+    if (p.requires_grad()) parameters += p.numel();
+
+  auto& log = ctx.log;
+  const std::string& g = ctx.group;
+  log.setAttribute(g, "dataset", u.dataset);
+  log.setAttribute(g, "model", u.model);
+  log.setAttribute(g, "encoder", unit_json.at("encoder").get<std::string>());
+  log.setAttribute(g, "fold", u.fold);
+  log.setAttribute(g, "seed_index", u.seed_index);
+  log.setAttribute(g, "split_seed", config_.split_seed);
+  log.setAttribute(g, "train_examples", static_cast<int64_t>(encoded.train.size()));
+  log.setAttribute(g, "dev_examples", static_cast<int64_t>(encoded.dev.size()));
+  log.setAttribute(g, "test_examples", static_cast<int64_t>(encoded.test.size()));
+  log.setAttribute(g, "classes", static_cast<int64_t>(split.num_classes));
+  log.setAttribute(g, "vocabulary", embedding.vocabulary.size());
+  log.setAttribute(g, "pretrained_words", embedding.pretrained_words);
+  log.setAttribute(g, "parameters", parameters);
+
+  ClassifierTraining training(model, encoded, head_options.batch_size, seed);
+  TrainerContext tc;
+  tc.log = &log;
+  tc.group = g;
+  tc.checkpoints = ctx.checkpoints;
+  tc.fingerprint = unit_json.dump();
+  tc.progress = ctx.progress;
+  const auto outcome = train(training, options.optimizer, options.trainer, seed, tc);
+
+  UnitResult r;
+  r.diverged = outcome.diverged;
+  r.stop_reason = outcome.stop_reason;
+  r.counts["epochs"] = outcome.epochs;
+  r.counts["steps"] = outcome.steps;
+  r.counts["best_epoch"] = outcome.best_epoch;
+  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
+  auto best = [&](const char* name) {
+    const auto it = outcome.best.find(name);
+    return it == outcome.best.end() ? 0.0 : it->second;
+  };
+  r.metrics["best_dev_acc"] = best("dev_acc");
+  r.metrics["test_acc"] = best("test_acc");
+  r.metrics["train_acc_at_best"] = best("train_acc");
+  r.metrics["train_seconds"] = outcome.train_seconds;
+  r.metrics["seconds_per_epoch"] =
+      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
+  r.metrics["final_lr"] = outcome.final_lr;
+  r.metrics["data_seconds"] = outcome.times.data;
+  r.metrics["forward_seconds"] = outcome.times.forward;
+  r.metrics["backward_seconds"] = outcome.times.backward;
+  r.metrics["step_seconds"] = outcome.times.step;
+  r.metrics["eval_seconds"] = outcome.times.evaluation;
+  r.metrics["checkpoint_seconds"] = outcome.times.checkpoint;
+  return r;
+}
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,85 @@
+#include "experiments/classification/classifier_training.h"
+
+#include <torch/torch.h>
+
+#include <numeric>
+#include <stdexcept>
+
+#include "experiments/search/seed_sequence.h"
+
+namespace recurlab::experiments {
+namespace {
+
+struct ClassifierBatch : TrainBatch {
+  const SentenceBatch* batch = nullptr;
+};
+
+// Evaluation order: sorted by length so batches carry little padding.
+std::vector<size_t> byLength(const std::vector<EncodedSentence>& s) {
+  std::vector<size_t> order(s.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return s[a].ids.size() < s[b].ids.size(); });
+  return order;
+}
+
+}  // namespace
+
+double classifierAccuracy(models::TextClassifier& model,
+                          const std::vector<EncodedSentence>& sentences, int64_t batch_size) {
+  if (sentences.empty()) return 0.0;
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  int64_t correct = 0;
+  for (const auto& b : makeSentenceBatches(sentences, byLength(sentences), batch_size)) {
+    auto logits = model->forward(b.tokens, b.mask_pad, b.lengths);
+    correct += logits.argmax(1).eq(b.labels).sum().item<int64_t>();
+  }
+  model->train(was_training);
+  return static_cast<double>(correct) / static_cast<double>(sentences.size());
+}
+
+ClassifierTraining::ClassifierTraining(models::TextClassifier model, const EncodedSplits& data,
+                                       int64_t batch_size, uint64_t seed)
+    : model_(std::move(model)), data_(data), batch_size_(batch_size), seed_(seed) {
+  if (data_.train.empty()) throw std::invalid_argument("classifier training: empty training set");
+}
+
+std::vector<torch::Tensor> ClassifierTraining::sparseParameters() {
+  if (!model_->options().sparse_gradients) return {};
+  return {model_->embeddingWeight()};
+}
+
+int64_t ClassifierTraining::batchesPerEpoch() {
+  const auto n = static_cast<int64_t>(data_.train.size());
+  return (n + batch_size_ - 1) / batch_size_;
+}
+
+std::unique_ptr<TrainBatch> ClassifierTraining::batch(int64_t epoch, int64_t index) {
+  if (batches_epoch_ != epoch) {
+    const auto order = seededPermutation(data_.train.size(),
+                                         deriveSeed(seed_, "epoch/" + std::to_string(epoch)));
+    batches_ = makeSentenceBatches(data_.train, order, batch_size_);
+    batches_epoch_ = epoch;
+  }
+  auto b = std::make_unique<ClassifierBatch>();
+  b->batch = &batches_.at(static_cast<size_t>(index));
+  return b;
+}
+
+StepOutput ClassifierTraining::forward(const TrainBatch& batch) {
+  const auto& b = *static_cast<const ClassifierBatch&>(batch).batch;
+  auto logits = model_->forward(b.tokens, b.mask_pad, b.lengths);
+  StepOutput out;
+  out.loss = torch::nn::functional::cross_entropy(logits, b.labels);
+  out.examples = b.labels.size(0);
+  out.tallies = {static_cast<double>(logits.detach().argmax(1).eq(b.labels).sum().item<int64_t>())};
+  return out;
+}
+
+std::vector<double> ClassifierTraining::evaluate() {
+  return {classifierAccuracy(model_, data_.dev), classifierAccuracy(model_, data_.test)};
+}
+
+}  // namespace recurlab::experiments

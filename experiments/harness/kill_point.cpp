@@ -1,0 +1,37 @@
+#include "experiments/harness/kill_point.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <string>
+
+namespace recurlab::experiments {
+namespace {
+
+struct KillAt {
+  std::string point;
+  long remaining = 0;
+};
+
+KillAt& target() {
+  static KillAt k = [] {
+    KillAt t;
+    const char* env = std::getenv("RECURLAB_KILL_AT");
+    if (!env) return t;
+    const std::string s = env;
+    const auto colon = s.rfind(':');
+    t.point = s.substr(0, colon);
+    t.remaining = colon == std::string::npos ? 1 : std::atol(s.c_str() + colon + 1);
+    return t;
+  }();
+  return k;
+}
+
+}  // namespace
+
+void killPoint(const char* point) {
+  auto& k = target();
+  if (k.remaining <= 0 || k.point != point) return;
+  if (--k.remaining == 0) std::raise(SIGKILL);
+}
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,275 @@
+#include "experiments/harness/run_folder.h"
+
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "recurlab_git_commit.h"  // generated at build time
+
+namespace recurlab::experiments {
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+void addRunFolderOptions(po::options_description& cli, RunFolderOptions& options) {
+  cli.add_options()
+      ("run-id", po::value<std::string>(&options.run_id),
+       "name of the run folder under <results-root>/<experiment>/ (default: UTC timestamp); "
+       "an existing one is resumed when its config and seed are the same")
+      ("out", po::value<std::string>(&options.out_dir),
+       "run folder to write into, overriding --results-root and --run-id")
+      ("results-root", po::value<std::string>(&options.results_root)->default_value("results"),
+       "root of all results folders")
+      ("force-new", po::bool_switch(&options.force_new),
+       "never resume: when the folder exists, write into the next free <folder>-2, -3, ...");
+}
+
+std::string defaultRunId() { return utcTimestamp("%Y%m%d-%H%M%S"); }
+
+std::string runLogName(const Shard& shard) {
+  if (!shard.active()) return "log.h5";
+  return "log.shard-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count) + ".h5";
+}
+
+std::vector<std::string> runLogFiles(const std::string& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name == "log.h5" || (name.rfind("log.shard-", 0) == 0 && e.path().extension() == ".h5"))
+      files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void removeLogGroups(const std::string& file, const std::vector<std::string>& groups) {
+  if (groups.empty()) return;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (f < 0) throw std::runtime_error(file + ": cannot open it to remove unfinished units");
+  for (const auto& g : groups)
+    if (H5Lexists(f, g.c_str(), H5P_DEFAULT) > 0 && H5Ldelete(f, g.c_str(), H5P_DEFAULT) < 0) {
+      H5Fclose(f);
+      throw std::runtime_error(file + ": cannot remove the unfinished unit " + g);
+    }
+  H5Fclose(f);
+}
+
+namespace {
+
+void differences(const nlohmann::json& a, const nlohmann::json& b, const std::string& key,
+                 std::vector<std::string>& out) {
+  if (a.is_object() && b.is_object()) {
+    std::vector<std::string> keys;
+    for (auto it = a.begin(); it != a.end(); ++it) keys.push_back(it.key());
+    for (auto it = b.begin(); it != b.end(); ++it)
+      if (!a.contains(it.key())) keys.push_back(it.key());
+    for (const auto& k : keys) {
+      const std::string sub = key.empty() ? k : key + "." + k;
+      if (!a.contains(k))
+        out.push_back(sub + ": (absent) -> " + b.at(k).dump());
+      else if (!b.contains(k))
+        out.push_back(sub + ": " + a.at(k).dump() + " -> (absent)");
+      else
+        differences(a.at(k), b.at(k), sub, out);
+    }
+    return;
+  }
+  if (a != b) out.push_back((key.empty() ? "(whole config)" : key) + ": " + a.dump() + " -> " + b.dump());
+}
+
+std::string withSuffix(const fs::path& dir) {
+  fs::path d = dir;
+  for (int k = 2; fs::exists(d); ++k) d = dir.string() + "-" + std::to_string(k);
+  return d.string();
+}
+
+// The folder for these options and whether it may already hold logs to resume.
+std::string chooseFolder(const RunFolderOptions& o) {
+  if (o.experiment.empty()) throw std::invalid_argument("RunFolder: experiment name is empty");
+  fs::path dir;
+  if (!o.out_dir.empty()) {
+    dir = o.out_dir;
+  } else {
+    const fs::path base = fs::path(o.results_root) / o.experiment;
+    if (o.run_id.empty()) return withSuffix(base / defaultRunId());
+    if (o.run_id.find('/') != std::string::npos)
+      throw std::invalid_argument("--run-id '" + o.run_id + "' must not contain '/'");
+    dir = base / o.run_id;
+  }
+  return o.force_new ? withSuffix(dir) : dir.string();
+}
+
+// Every log already in the folder must hold this experiment, config and seed.
+void checkSameRun(const std::string& folder, const std::string& experiment,
+                  const nlohmann::json& config, int64_t seed) {
+  for (const auto& f : runLogFiles(folder)) {
+    std::optional<Hdf5RunLog> old;
+    try {
+      old.emplace(f, Hdf5RunLog::Mode::ReadOnly);
+    } catch (const std::exception&) {
+      continue;  // another shard is writing it right now; it was checked when it started
+    }
+    const auto e = old->attribute("/", "experiment");
+    if (e && std::get<std::string>(*e) != experiment)
+      throw std::runtime_error(f + " belongs to experiment '" + std::get<std::string>(*e) +
+                               "', not '" + experiment + "'");
+    std::vector<std::string> diff;
+    if (const auto c = old->attribute("/", "config")) {
+      nlohmann::json before;
+      try {
+        before = nlohmann::json::parse(std::get<std::string>(*c));
+      } catch (const std::exception&) {
+        before = std::get<std::string>(*c);
+      }
+      diff = configDifferences(before, config);
+    }
+    if (const auto s = old->attribute("/", "seed"); s && std::get<int64_t>(*s) != seed)
+      diff.push_back("seed: " + std::to_string(std::get<int64_t>(*s)) + " -> " + std::to_string(seed));
+    if (!diff.empty()) {
+      std::string text;
+      for (const auto& d : diff) text += "\n  " + d;
+      throw std::runtime_error("run folder " + folder + " holds a run with another config (" + f +
+                               "); resuming it would mix two runs. Differing keys (logged -> now):" +
+                               text + "\nUse another --run-id, or --force-new for a fresh folder "
+                               "beside it.");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> configDifferences(const nlohmann::json& before, const nlohmann::json& now) {
+  std::vector<std::string> out;
+  differences(before, now, "", out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string joinCommandLine(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.empty() || a.find_first_of(" \t\"'\\$`") != std::string::npos) {
+      std::string q = "'";
+      for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      a = q + "'";
+    }
+    out += (i ? " " : "") + a;
+  }
+  return out;
+}
+
+std::string executableDirectory() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
+
+void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
+                        const std::string& command_line, const std::string& config_json,
+                        int64_t seed, const MachineInfo& machine) {
+  log.setAttribute("/", "experiment", experiment);
+  log.setAttribute("/", "command_line", command_line);
+  log.setAttribute("/", "config", config_json);
+  log.setAttribute("/", "git_commit", std::string(RECURLAB_GIT_COMMIT));
+  log.setAttribute("/", "libtorch_version", machine.libtorch_version);
+  log.setAttribute("/", "device", machine.device);
+  log.setAttribute("/", "threads", static_cast<int64_t>(machine.threads));
+  log.setAttribute("/", "blas_core", machine.blas_core);
+  log.setAttribute("/", "gemm_gflops", machine.gemm_gflops);
+  log.setAttribute("/", "hostname", machine.hostname);
+  log.setAttribute("/", "seed", seed);
+}
+
+RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
+                     const std::string& command_line, const nlohmann::json& config, int64_t seed,
+                     const MachineInfo& machine,
+                     const std::function<std::vector<std::string>(const Hdf5RunLog&)>& unfinished)
+    : path_(chooseFolder(options)), shard_(shard) {
+  std::error_code ec;
+  fs::create_directories(path_, ec);
+  if (ec) throw std::runtime_error("cannot create the run folder " + path_ + ": " + ec.message());
+  checkSameRun(path_, options.experiment, config, seed);
+  const std::string file = (fs::path(path_) / runLogName(shard)).string();
+  resumed_ = fs::exists(file);
+  if (resumed_ && unfinished) {
+    std::vector<std::string> partial;
+    {
+      Hdf5RunLog old(file, Hdf5RunLog::Mode::ReadOnly);
+      partial = unfinished(old);
+    }
+    for (const auto& g : partial)
+      std::cerr << "resume: " << g << " was cut off mid-way; it runs again (from its last "
+                << "checkpoint when it has one)\n";
+    removeLogGroups(file, partial);
+  }
+  log_.emplace(file, Hdf5RunLog::Mode::Append);
+  auto& log = *log_;
+  if (resumed_) {
+    const auto count = log.attribute("/", "resumed");
+    log.setAttribute("/", "resumed", count ? std::get<int64_t>(*count) + 1 : int64_t{1});
+  }
+  writeRunAttributes(log, options.experiment, command_line, config.dump(2), seed, machine);
+  log.setAttribute("/", "shard", std::to_string(shard.index) + "/" + std::to_string(shard.count));
+  if (!log.attribute("/", "start_time")) log.setAttribute("/", "start_time", utcTimestamp());
+  log.sync();
+  std::cout << "run folder: " << path_ << " (" << runLogName(shard)
+            << (resumed_ ? ", resumed" : "") << ")" << std::endl;
+}
+
+std::string RunFolder::file(const std::string& name) const {
+  return (fs::path(path_) / name).string();
+}
+
+Hdf5RunLog& RunFolder::log() {
+  if (!log_) throw std::logic_error("RunFolder: the log of " + path_ + " is closed (finish() ran)");
+  return *log_;
+}
+
+void RunFolder::writeSummary(const nlohmann::json& summary) const {
+  const std::string p = file("summary.json");
+  std::ofstream out(p);
+  if (!out) throw std::runtime_error("RunFolder: cannot write " + p);
+  out << summary.dump(2) << "\n";
+}
+
+void RunFolder::finish() {
+  if (!log_) return;
+  log_->setAttribute("/", "end_time", utcTimestamp());
+  log_->sync();
+  log_.reset();
+}
+
+int RunFolder::runAnalysis() const {
+  const std::string tool = (fs::path(executableDirectory()) / "recurlab_analyze").string();
+  if (!fs::exists(tool)) {
+    std::cerr << "note: " << tool << " not found; build it and run `recurlab_analyze " << path_
+              << "` for report.md, summary.json and the figures\n";
+    return -1;
+  }
+  std::cout.flush();
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    std::vector<char*> args{const_cast<char*>(tool.c_str()), const_cast<char*>(path_.c_str()),
+                            nullptr};
+    execv(tool.c_str(), args.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (rc != 0) std::cerr << "recurlab_analyze " << path_ << " failed (" << rc << ")\n";
+  return rc;
+}
+
+}  // namespace recurlab::experiments

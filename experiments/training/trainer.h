@@ -1,0 +1,98 @@
+#pragma once
+// The one training loop of every task. A task supplies a TrainingModel (its batches, its
+// loss, its held-out metrics); the Trainer owns the rest: optimizer (Adam, AdamW, SGD, plus
+// SparseRowOptimizer for parameters with sparse gradients), weight decay, clipping, gradient
+// accumulation, lr schedule, early stopping on a selection metric with a direction,
+// divergence detection (loss, parameters, metrics), the `epochs` table (and a `steps` table
+// every N steps) under the unit's group, a time breakdown per epoch (data, forward, backward,
+// optimizer step, evaluation, checkpoint), and checkpoints: at every epoch end (and every N
+// steps) the model, optimizer, schedule, torch's RNG state, the data position and the tables
+// so far, from which a killed unit resumes to the same result bit for bit on CPU.
+#include <torch/torch.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "experiments/harness/checkpoint_store.h"
+#include "experiments/log/hdf5_run_log.h"
+#include "experiments/training/optimizer_options.h"
+#include "experiments/training/trainer_options.h"
+
+namespace recurlab::experiments {
+
+struct TrainBatch {
+  virtual ~TrainBatch() = default;
+};
+
+struct StepOutput {
+  torch::Tensor loss;     // mean over the batch, with its graph
+  int64_t examples = 0;
+  std::vector<double> tallies;  // summed over the epoch, / examples -> train_<tallyNames()[i]>
+};
+
+class TrainingModel {
+ public:
+  virtual ~TrainingModel() = default;
+  virtual torch::nn::Module& module() = 0;
+  // Parameters whose gradients are sparse (an embedding with sparse gradients).
+  virtual std::vector<torch::Tensor> sparseParameters() { return {}; }
+  virtual int64_t batchesPerEpoch() = 0;
+  // Batch `index` (0-based) of `epoch` (1-based): a function of (epoch, index) only, so a
+  // resumed run sees the same data.
+  virtual std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) = 0;
+  virtual StepOutput forward(const TrainBatch& batch) = 0;  // in training mode
+  virtual std::vector<std::string> tallyNames() const { return {}; }
+  // Held-out metrics after an epoch, in a fixed order (columns of the epochs table).
+  virtual std::vector<std::string> evaluationNames() const = 0;
+  virtual std::vector<double> evaluate() = 0;
+  // The evaluation metric that selects the best epoch and drives early stopping.
+  virtual std::string selectionName() const = 0;
+  virtual bool higherIsBetter() const { return true; }
+};
+
+struct EpochTimes {
+  double data = 0, forward = 0, backward = 0, step = 0, evaluation = 0, checkpoint = 0;
+};
+
+struct TrainOutcome {
+  bool diverged = false;
+  bool resumed = false;      // started from a checkpoint
+  std::string stop_reason;   // "max_epochs", "early_stopping" or why it diverged
+  int64_t epochs = 0;        // epochs completed
+  int64_t steps = 0;         // optimizer steps
+  int64_t best_epoch = 0;
+  std::map<std::string, double> best;  // evaluation metrics and train_<tally> at best_epoch
+  double train_seconds = 0;  // sum of the epochs' training time (evaluation excluded)
+  EpochTimes times;          // summed over the epochs
+  double final_lr = 0;
+};
+
+struct TrainerContext {
+  Hdf5RunLog* log = nullptr;   // tables go under `group`; null = no tables
+  std::string group;
+  CheckpointStore checkpoints;  // disabled = no checkpoints
+  std::string fingerprint;     // e.g. the unit's config: a checkpoint with another is ignored
+  // After every epoch: a line for the progress output and the fraction of epochs done.
+  std::function<void(const std::string& line, double done)> progress;
+};
+
+// Columns of the epochs table for a model.
+std::vector<std::string> epochColumns(const TrainingModel& model);
+
+// Trains `model` from `seed` (torch's generator is seeded with it; on resume its state comes
+// from the checkpoint).
+TrainOutcome train(TrainingModel& model, const OptimizerOptions& optimizer,
+                   const TrainerOptions& options, uint64_t seed, const TrainerContext& context);
+
+// Global norm clipping that also handles sparse gradients (coalesced first); with only dense
+// gradients it is torch::nn::utils::clip_grad_norm_.
+void clipGradientNorm(const std::vector<torch::Tensor>& params, double max_norm);
+
+// Loads into `module` the element-wise mean of the model parameters and buffers saved in the
+// given checkpoint files (e.g. the last k epochs' epoch-<k>.pt, for MT).
+void loadAveragedCheckpoints(torch::nn::Module& module, const std::vector<std::string>& files);
+
+}  // namespace recurlab::experiments

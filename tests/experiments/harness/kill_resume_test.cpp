@@ -1,0 +1,127 @@
+// Resume after real kills: a child process is killed with SIGKILL (no destructor runs, the
+// log is not closed) at chosen points (mid-epoch, between writing a checkpoint and putting it
+// in place, between the log row and the checkpoint, between units) and at random times, then
+// run again until it finishes; the result must equal an uninterrupted run's.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "experiments/harness/run_folder.h"
+#include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/child_process.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::runChild;
+
+struct TempRoot {
+  fs::path root;
+  explicit TempRoot(const std::string& name)
+      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~TempRoot() { fs::remove_all(root); }
+};
+
+// Kills at each chosen point, then at `random_kills` random times, then runs to the end.
+void runWithKills(const std::string& program, const std::vector<std::string>& args,
+                  const std::vector<std::string>& points, int random_kills, int max_ms,
+                  const std::string& output) {
+  for (const auto& point : points) {
+    const auto r = runChild(program, args, point, -1, output);
+    EXPECT_TRUE(r.killed) << "the child never reached kill point " << point << " (exit "
+                          << r.exit_code << "; see " << output << ")";
+  }
+  std::mt19937 rng(7);
+  for (int k = 0; k < random_kills; ++k) {
+    const auto r = runChild(program, args, "", static_cast<int>(rng() % max_ms), output);
+    if (!r.killed) {
+      EXPECT_EQ(r.exit_code, 0) << "see " << output;
+    }
+  }
+  const auto last = runChild(program, args, "", -1, output);
+  ASSERT_FALSE(last.killed);
+  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+}
+
+TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_classification");
+  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  TempRoot tmp("recurlab_kill_cls");
+  fs::create_directories(tmp.root / "data" / "classification");
+  {
+    std::ofstream mr(tmp.root / "data" / "classification" / "rt-polarity.all");
+    const char* filler[] = {"the", "film", "plot", "is", "a", "story", "of", "actors"};
+    for (int i = 0; i < 60; ++i) {
+      mr << i % 2;
+      for (int t = 0; t < 3 + i % 3; ++t) mr << " " << filler[(i + 3 * t) % 8];
+      mr << " " << (i % 2 ? "great" : "dull") << " .\n";
+    }
+  }
+  const auto config = (tmp.root / "tiny.json").string();
+  std::ofstream(config) << R"({
+    "seed": 3, "datasets": ["MR"], "cv_folds": 10, "folds": 2, "trials": 2, "seeds": 1,
+    "train": {"max_epochs": 3, "embed_dim": 8, "batch_size": 8, "checkpoint_every_steps": 2,
+              "lr": {"loguniform": [0.001, 0.01]}},
+    "models": {"sru": {"encoder": "sru", "config": {"layers": 1, "hidden": 8}}}
+  })";
+  auto args = [&](const std::string& out) {
+    return std::vector<std::string>{"--config", config, "--data-dir", (tmp.root / "data").string(),
+                                    "--out", out, "--threads", "1"};
+  };
+  const std::string output = (tmp.root / "children.txt").string();
+  const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
+  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
+  runWithKills(program, args(killed),
+               {"train-step:5", "checkpoint-written:3", "epoch-row-written:2", "unit-finished:1",
+                "train-step:9", "epoch-end:2"},
+               4, 2500, output);
+  const auto expected = recurlab::testing::finishedUnits(whole);
+  EXPECT_EQ(expected.size(), 4u);
+  EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+}
+
+TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
+  TempRoot tmp("recurlab_kill_long");
+  auto args = [&](const std::string& out) {
+    return std::vector<std::string>{
+        "--out", out, "--threads", "1", "--set", "seeds=1", "--set",
+        "keep_checkpoints=true", "--set",
+        R"(train={"examples": 512, "batch_size": 4, "max_epochs": 6, "lr": 0.01,
+                  "checkpoint_every_steps": 16, "log_every_steps": 8, "optimizer": "adam"})"};
+  };
+  const std::string output = (tmp.root / "children.txt").string();
+  const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
+  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
+  runWithKills(program, args(killed),
+               {"train-step:40", "checkpoint-written:2", "epoch-row-written:1", "train-step:150",
+                "epoch-end:1"},
+               3, 1500, output);
+  const auto expected = recurlab::testing::finishedUnits(whole);
+  ASSERT_EQ(expected.size(), 1u);
+  EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+  // The final weights, bit for bit.
+  torch::serialize::InputArchive a, b;
+  a.load_from((fs::path(whole) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
+  b.load_from((fs::path(killed) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
+  torch::serialize::InputArchive ma, mb;
+  a.read("model", ma);
+  b.read("model", mb);
+  for (const char* name : {"weight", "bias"}) {
+    torch::Tensor x, y;
+    ma.read(name, x);
+    mb.read(name, y);
+    EXPECT_TRUE(torch::equal(x, y)) << name << ": " << x << " vs " << y;
+  }
+}
+
+}  // namespace
+}  // namespace recurlab::experiments

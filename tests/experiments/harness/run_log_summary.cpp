@@ -1,0 +1,58 @@
+#include "tests/experiments/harness/run_log_summary.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "experiments/harness/run_folder.h"
+
+namespace recurlab::testing {
+namespace {
+
+using experiments::Hdf5RunLog;
+
+void describeTable(const Hdf5RunLog& log, const std::string& path, std::ostringstream& s) {
+  if (!log.exists(path)) return;
+  const auto t = log.readTable(path);
+  s << " " << path << ":";
+  for (const auto& row : t.rows)
+    for (size_t j = 0; j < row.size(); ++j)
+      if (t.columns[j].find("second") == std::string::npos) s << " " << row[j];
+}
+
+void visit(const Hdf5RunLog& log, const std::string& path, std::map<std::string, std::string>& out) {
+  std::vector<std::string> names;
+  try {
+    names = log.children(path);
+  } catch (const std::exception&) {
+    return;  // a dataset
+  }
+  for (const auto& name : names) {
+    const std::string p = (path == "/" ? "" : path) + "/" + name;
+    if (!log.attribute(p, "status")) {
+      visit(log, p, out);
+      continue;
+    }
+    std::ostringstream s;
+    s << std::setprecision(17) << log.stringAttribute(p, "status");
+    for (const char* a : {"best_dev_acc", "test_acc", "best_dev_mse"})
+      if (log.attribute(p, a)) s << " " << a << "=" << log.doubleAttribute(p, a);
+    for (const char* a : {"config", "stop_reason", "reason"})
+      if (log.attribute(p, a)) s << " " << a << "=" << log.stringAttribute(p, a);
+    describeTable(log, p + "/epochs", s);
+    describeTable(log, p + "/steps", s);
+    out[out.count(p) ? p + " (twice)" : p] = s.str();
+  }
+}
+
+}  // namespace
+
+std::map<std::string, std::string> finishedUnits(const std::string& folder) {
+  std::map<std::string, std::string> units;
+  for (const auto& f : experiments::runLogFiles(folder)) {
+    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
+    visit(log, "/", units);
+  }
+  return units;
+}
+
+}  // namespace recurlab::testing

@@ -1,0 +1,86 @@
+// The toy's task-specific driver: its data and loss (ToyModel), its units and result (ToyTask).
+#include "tests/experiments/harness/toy_task.h"
+#include "experiments/training/trainer.h"
+#include "models/json_options.h"
+namespace recurlab::experiments {
+namespace {
+struct ToyBatch : TrainBatch { torch::Tensor x; explicit ToyBatch(torch::Tensor t) : x(std::move(t)) {} };
+struct ToyModel : TrainingModel {  // y = sum of x, on fixed random data
+  torch::nn::Linear net{6, 1};
+  int64_t bs;
+  torch::Tensor x, dev_x = torch::rand({16, 6});
+  ToyModel(int64_t n, int64_t batch_size) : bs(batch_size), x(torch::rand({n, 6})) {}
+  torch::nn::Module& module() override { return *net; }
+  int64_t batchesPerEpoch() override { return (x.size(0) + bs - 1) / bs; }
+  std::unique_ptr<TrainBatch> batch(int64_t, int64_t i) override { return std::make_unique<ToyBatch>(x.narrow(0, i * bs, std::min(bs, x.size(0) - i * bs))); }
+  StepOutput forward(const TrainBatch& b) override { const auto& t = static_cast<const ToyBatch&>(b).x; return {torch::mse_loss(net(t), t.sum(1, true)), t.size(0), {}}; }
+  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
+  std::vector<double> evaluate() override { torch::NoGradGuard g; return {torch::mse_loss(net(dev_x), dev_x.sum(1, true)).item<double>()}; }
+  std::string selectionName() const override { return "dev_mse"; }
+  bool higherIsBetter() const override { return false; }
+};
+struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` final units
+  nlohmann::json c;
+  std::vector<Unit> units() const override {
+    std::vector<Unit> u;
+    for (int t = 0; c.value("trials", 1) > 1 && t < c.value("trials", 1); ++t)
+      u.push_back({Unit::Kind::Trial, "/toy/trials/" + std::to_string(t), "toy trial " + std::to_string(t), "toy", t, "trial/" + std::to_string(t)});
+    for (int s = 0; s < c.value("seeds", 1); ++s)
+      u.push_back({Unit::Kind::Final, "/toy/seeds/" + std::to_string(s), "toy seed " + std::to_string(s), "toy", 0, "seed/" + std::to_string(s)});
+    return u;
+  }
+  nlohmann::json unitTemplate(const Unit&) const override { return c.at("train"); }
+  SelectionMetric selection() const override { return {"best_dev_mse", false}; }
+  UnitResult runUnit(const Unit&, UnitContext& ctx) override {
+    JsonOptions j(ctx.config, "toy train");
+    const OptimizerOptions opt = OptimizerOptions::read(j);
+    const TrainerOptions loop = TrainerOptions::read(j);
+    torch::manual_seed(ctx.seed);
+    ToyModel model(j.getInt("examples", 64, 1, 1 << 20), j.getInt("batch_size", 8, 1, 1 << 20));
+    j.finish();
+    const auto o = train(model, opt, loop, ctx.seed, {&ctx.log, ctx.group, ctx.checkpoints, ctx.config.dump(), ctx.progress});
+    return {o.diverged, o.stop_reason, {{"best_dev_mse", o.best.at("dev_mse")}}, {{"epochs", o.epochs}}, {}, c.value("keep_checkpoints", false)};
+  }
+};
+}  // namespace
+// ---- end of the toy's task-specific driver ----
+
+std::unique_ptr<Task> makeToyTask(const nlohmann::json& config) {
+  auto task = std::make_unique<ToyTask>();
+  task->c = config;
+  return task;
+}
+
+}  // namespace recurlab::experiments
+
+#include <iostream>
+#include <sstream>
+
+#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/runner.h"
+#include "experiments/runtime/thread_count.h"
+
+namespace recurlab::experiments {
+
+int toyTaskMain(int argc, char** argv) {
+  try {
+    auto cl = parseExperimentCommandLine(argc, argv, {"toy", "toy sequence regression", "", {}});
+    recurlab::applyThreadCount(cl.threads);
+    const int64_t seed = cl.config.value("seed", int64_t{1});
+    auto task = makeToyTask(cl.config);
+    RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, seed, MachineInfo{},
+                     [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(*task, cl.shard, log); });
+    std::ostringstream quiet;
+    RunnerOptions options;
+    options.seed = static_cast<uint64_t>(seed);
+    options.progress = &quiet;
+    runTask(*task, folder, options);
+    folder.finish();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "toy: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace recurlab::experiments

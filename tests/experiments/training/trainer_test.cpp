@@ -1,0 +1,249 @@
+// The Trainer on a tiny regression: resume from a mid-epoch checkpoint equals an
+// uninterrupted run bit for bit, early stopping follows the metric's direction, divergence is
+// caught on the loss, the parameters and the metrics, schedules, gradient accumulation, the
+// lazy Adam of sparse rows, and checkpoint averaging.
+#include "experiments/training/trainer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "experiments/search/seed_sequence.h"
+#include "experiments/training/learning_rate_schedule.h"
+#include "experiments/training/sparse_row_optimizer.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Batch : TrainBatch {
+  torch::Tensor x;
+  explicit Batch(torch::Tensor t) : x(std::move(t)) {}
+};
+
+// y = sum(x) on random data, shuffled per epoch by a seeded permutation; the dropout draws
+// from torch's generator (so a resume must restore its state). `fail_at_batch` throws there (a
+// crash inside the process), `metrics` replaces evaluate()'s dev MSE with a fixed sequence.
+struct Regression : TrainingModel {
+  torch::nn::Sequential net{torch::nn::Dropout(0.2), torch::nn::Linear(6, 1)};
+  torch::Tensor x = torch::rand({40, 6}), dev = torch::rand({8, 6});
+  int64_t batch_size = 4, batches_done = 0, fail_at_batch = -1;
+  std::vector<double> metrics;
+  double loss_scale = 1.0;
+
+  torch::nn::Module& module() override { return *net; }
+  int64_t batchesPerEpoch() override { return 10; }
+  std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t i) override {
+    if (++batches_done == fail_at_batch) throw std::runtime_error("crash");
+    std::vector<int64_t> order;
+    for (size_t k : seededPermutation(40, static_cast<uint64_t>(epoch))) order.push_back(static_cast<int64_t>(k));
+    return std::make_unique<Batch>(
+        x.index_select(0, torch::tensor(order).narrow(0, i * batch_size, batch_size)));
+  }
+  StepOutput forward(const TrainBatch& b) override {
+    const auto& t = static_cast<const Batch&>(b).x;
+    return {loss_scale * torch::mse_loss(net->forward(t), t.sum(1, true)), t.size(0), {}};
+  }
+  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
+  std::vector<double> evaluate() override {
+    if (!metrics.empty()) {
+      const double m = metrics.front();
+      metrics.erase(metrics.begin());
+      return {m};
+    }
+    torch::NoGradGuard g;
+    net->eval();
+    const double v = torch::mse_loss(net->forward(dev), dev.sum(1, true)).item<double>();
+    net->train();
+    return {v};
+  }
+  std::string selectionName() const override { return "dev_mse"; }
+  bool higherIsBetter() const override { return false; }
+};
+
+struct Folder {
+  fs::path path = fs::temp_directory_path() / ("recurlab_trainer_" + std::to_string(::getpid()));
+  Folder() { fs::remove_all(path); }
+  ~Folder() { fs::remove_all(path); }
+};
+
+std::unique_ptr<Regression> freshModel() {
+  torch::manual_seed(11);
+  return std::make_unique<Regression>();
+}
+
+TEST(Trainer, ResumesFromAMidEpochCheckpointBitIdentically) {
+  Folder f;
+  OptimizerOptions opt;
+  opt.lr = 0.01;
+  TrainerOptions loop;
+  loop.max_epochs = 3;
+  loop.checkpoint_every_steps = 3;
+  loop.log_every_steps = 2;
+  Hdf5RunLog log((f.path.string() + "-a.h5"), Hdf5RunLog::Mode::Create);
+  auto whole_model = freshModel();
+  const auto whole = train(*whole_model, opt, loop, 5, {&log, "/a", {}, "cfg", {}});
+
+  auto crashed = freshModel();
+  crashed->fail_at_batch = 17;  // epoch 2, after the checkpoint at step 15
+  const CheckpointStore store((f.path / "ckpt").string());
+  EXPECT_THROW(train(*crashed, opt, loop, 5, {&log, "/b", store, "cfg", {}}), std::runtime_error);
+  ASSERT_TRUE(store.has("last"));
+  auto resumed_model = freshModel();
+  const auto resumed = train(*resumed_model, opt, loop, 5, {&log, "/c", store, "cfg", {}});
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.epochs, whole.epochs);
+  EXPECT_EQ(resumed.steps, whole.steps);
+  EXPECT_EQ(resumed.best_epoch, whole.best_epoch);
+  EXPECT_EQ(resumed.best.at("dev_mse"), whole.best.at("dev_mse"));
+  for (const char* table : {"epochs", "steps"}) {
+    const auto a = log.readTable(std::string("/a/") + table), c = log.readTable(std::string("/c/") + table);
+    ASSERT_EQ(a.rows.size(), c.rows.size()) << table;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+      for (size_t j = 0; j < a.columns.size(); ++j)
+        if (a.columns[j].find("second") == std::string::npos) {
+          EXPECT_EQ(a.rows[i][j], c.rows[i][j]) << table << " row " << i << " " << a.columns[j];
+        }
+  }
+  const auto pa = whole_model->net->parameters(), pc = resumed_model->net->parameters();
+  for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pc[i]));
+  // A checkpoint of another config is not resumed from.
+  auto other = freshModel();
+  EXPECT_FALSE(train(*other, opt, loop, 5, {nullptr, "/d", store, "other", {}}).resumed);
+}
+
+TEST(Trainer, EarlyStoppingFollowsTheMetricsDirection) {
+  OptimizerOptions opt;
+  opt.lr_patience = 1;
+  opt.lr_decay = 0.5;
+  TrainerOptions loop;
+  loop.max_epochs = 10;
+  loop.patience = 2;
+  auto m = freshModel();
+  m->metrics = {5, 4, 4.5, 3, 3.5, 3.2, 1};  // lower is better: best 3 at epoch 4
+  const auto o = train(*m, opt, loop, 1, {});
+  EXPECT_EQ(o.stop_reason, "early_stopping");
+  EXPECT_EQ(o.epochs, 6);
+  EXPECT_EQ(o.best_epoch, 4);
+  EXPECT_EQ(o.best.at("dev_mse"), 3);
+  EXPECT_DOUBLE_EQ(o.final_lr, opt.lr * 0.25);  // halved after epochs 3 and 5
+}
+
+TEST(Trainer, DivergenceOnLossParametersAndMetrics) {
+  OptimizerOptions opt;
+  TrainerOptions loop;
+  loop.max_epochs = 3;
+  auto nan_loss = freshModel();
+  nan_loss->loss_scale = NAN;
+  auto o = train(*nan_loss, opt, loop, 1, {});
+  EXPECT_TRUE(o.diverged);
+  EXPECT_NE(o.stop_reason.find("at epoch 1, batch 1"), std::string::npos) << o.stop_reason;
+
+  auto big = freshModel();
+  loop.max_parameter = 1e-3;  // any trained weight is beyond it
+  o = train(*big, opt, loop, 1, {});
+  EXPECT_TRUE(o.diverged);
+  EXPECT_NE(o.stop_reason.find("parameter"), std::string::npos) << o.stop_reason;
+
+  loop.max_parameter = 1e6;
+  auto bad_metric = freshModel();
+  bad_metric->metrics = {1, INFINITY};
+  o = train(*bad_metric, opt, loop, 1, {});
+  EXPECT_TRUE(o.diverged);
+  EXPECT_NE(o.stop_reason.find("dev_mse is inf after epoch 2"), std::string::npos) << o.stop_reason;
+}
+
+TEST(Trainer, GradientAccumulationEqualsOneLargerBatch) {
+  OptimizerOptions opt;
+  opt.optimizer = "sgd";
+  opt.lr = 0.05;
+  opt.schedule = "constant";
+  TrainerOptions loop;
+  loop.max_epochs = 1;
+  auto small = freshModel();
+  small->net[0]->as<torch::nn::Dropout>()->options.p(0.0);
+  opt.accumulate = 2;
+  train(*small, opt, loop, 1, {});
+  auto large = freshModel();
+  large->net[0]->as<torch::nn::Dropout>()->options.p(0.0);
+  large->batch_size = 8;
+  opt.accumulate = 1;
+  // 5 batches of 8 = the same examples in the same order as 10 batches of 4 in pairs.
+  struct Eight : TrainingModel {
+    Regression& r;
+    explicit Eight(Regression& m) : r(m) {}
+    torch::nn::Module& module() override { return r.module(); }
+    int64_t batchesPerEpoch() override { return 5; }
+    std::unique_ptr<TrainBatch> batch(int64_t e, int64_t i) override { return r.batch(e, i); }
+    StepOutput forward(const TrainBatch& b) override { return r.forward(b); }
+    std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
+    std::vector<double> evaluate() override { return r.evaluate(); }
+    std::string selectionName() const override { return "dev_mse"; }
+  } eight(*large);
+  train(eight, opt, loop, 1, {});
+  const auto a = small->net->parameters(), b = large->net->parameters();
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::allclose(a[i], b[i], 1e-5, 1e-6));
+}
+
+TEST(LearningRateSchedule, NoamAndInverseSqrtWarmUpThenDecay) {
+  OptimizerOptions o;
+  o.lr = 2.0;
+  o.warmup_steps = 100;
+  o.model_dim = 64;
+  o.schedule = "inverse_sqrt";
+  EXPECT_DOUBLE_EQ(scheduledLearningRate(o, 50), 1.0);
+  EXPECT_DOUBLE_EQ(scheduledLearningRate(o, 100), 2.0);
+  EXPECT_DOUBLE_EQ(scheduledLearningRate(o, 400), 1.0);
+  o.schedule = "noam";  // 2 * 64^-0.5 * min(s^-0.5, s * 100^-1.5)
+  EXPECT_DOUBLE_EQ(scheduledLearningRate(o, 100), 2.0 / 8.0 / 10.0);
+  EXPECT_DOUBLE_EQ(scheduledLearningRate(o, 10), 2.0 / 8.0 * 10.0 / 1000.0);
+  EXPECT_TRUE(stepwiseSchedule(o));
+  o.schedule = "plateau";
+  EXPECT_FALSE(stepwiseSchedule(o));
+}
+
+TEST(SparseRowOptimizer, LazyAdamEqualsAdamOnTouchedRowsAndLeavesOthers) {
+  torch::manual_seed(3);
+  auto table = torch::randn({5, 3}).requires_grad_(true);
+  auto dense = table.detach().clone().requires_grad_(true);
+  const auto before = table.detach().clone();
+  SparseRowOptimizer lazy({table}, {"adam", 0.01});
+  torch::optim::Adam adam({dense}, torch::optim::AdamOptions(0.01));
+  const auto rows = torch::tensor({0, 2, 2}, torch::kLong);
+  for (int step = 0; step < 3; ++step) {
+    auto sparse_out = torch::embedding(table, rows, -1, false, /*sparse=*/true);
+    (sparse_out * sparse_out).sum().backward();
+    ASSERT_TRUE(table.grad().is_sparse());
+    lazy.step();
+    adam.zero_grad();
+    auto dense_out = torch::embedding(dense, rows);
+    (dense_out * dense_out).sum().backward();
+    adam.step();
+  }
+  // Rows touched at every step move as with Adam; the others do not move at all.
+  for (int r : {0, 2}) EXPECT_TRUE(torch::allclose(table[r], dense[r], 1e-6, 1e-7)) << r;
+  for (int r : {1, 3, 4}) EXPECT_TRUE(torch::equal(table[r], before[r])) << r;
+}
+
+TEST(Trainer, AveragesCheckpoints) {
+  Folder f;
+  fs::create_directories(f.path);
+  torch::nn::Linear a(2, 1), b(2, 1);
+  for (auto [m, file] : {std::pair{&a, "a.pt"}, std::pair{&b, "b.pt"}}) {
+    torch::serialize::OutputArchive archive, model;
+    (*m)->save(model);
+    archive.write("model", model);
+    archive.save_to((f.path / file).string());
+  }
+  torch::nn::Linear avg(2, 1);
+  loadAveragedCheckpoints(*avg, {(f.path / "a.pt").string(), (f.path / "b.pt").string()});
+  EXPECT_TRUE(torch::allclose(avg->weight, (a->weight + b->weight) / 2));
+  EXPECT_TRUE(torch::allclose(avg->bias, (a->bias + b->bias) / 2));
+  EXPECT_THROW(loadAveragedCheckpoints(*avg, {(f.path / "none.pt").string()}), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments

@@ -1,0 +1,24 @@
+#pragma once
+// Runs a program as a child process (fork + exec), for the SIGKILL resume tests: optionally
+// with RECURLAB_KILL_AT set (experiments/harness/kill_point.h), optionally killed with SIGKILL
+// by this process after a delay (with the child's own children: it runs in its own process
+// group, which the kill hits as a whole).
+#include <string>
+#include <vector>
+
+namespace recurlab::testing {
+
+struct ChildResult {
+  bool killed = false;  // ended by SIGKILL
+  int exit_code = -1;   // when it exited
+};
+
+// `kill_at`: "" or "<point>:<n>"; `kill_after_ms` < 0: never killed by the parent. The
+// child's stdout and stderr go to `output_file` (appended).
+ChildResult runChild(const std::string& program, const std::vector<std::string>& args,
+                     const std::string& kill_at, int kill_after_ms, const std::string& output_file);
+
+// build/<name>: the binaries sit beside the test binary.
+std::string siblingBinary(const std::string& name);
+
+}  // namespace recurlab::testing
