@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times the reference SRU (asappresearch/sru 2.6, its CUDA kernel compiled on the spot by
-PyTorch's cpp_extension) on the shapes exp_speed uses, as a second anchor for recurlab's CUDA
+PyTorch's cpp_extension) on the shapes recurlab_speed uses, as a second anchor for recurlab's CUDA
 kernel: one SRU layer forward+backward (U = X·W plus the elementwise recurrence), and the
 elementwise recurrence alone, float32, batch 32 and 128, median of CUDA-event timings.
 

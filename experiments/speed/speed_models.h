@@ -1,5 +1,5 @@
 #pragma once
-// What `exp_speed` times: a forward+backward step of one layer at (length, hidden, batch).
+// What `recurlab_speed` times: a forward+backward step of one layer at (length, hidden, batch).
 // Models come from the encoder registry by name, plus two yardsticks that are not layers:
 // "sru_matmul" (the SRU layer's three matmuls alone: its floor on this machine) and
 // "sru_kernel" (the fused elementwise recurrence alone, for achieved bandwidth).
