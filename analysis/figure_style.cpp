@@ -26,8 +26,8 @@ int dashType(int index, bool dashed) {
 }
 
 std::string heatMapPalette() {
-  // Reversed viridis: 0 is pale, 1 is dark, so high attention reads as ink.
-  return "0 '#fde725', 0.25 '#5ec962', 0.5 '#21918c', 0.75 '#3b528b', 1 '#440154'";
+  // White to dark blue ("Blues"): high attention reads as ink, on paper and in grey.
+  return "0 '#f7fbff', 0.25 '#c6dbef', 0.5 '#6baed6', 0.75 '#2171b5', 1 '#08306b'";
 }
 
 }  // namespace recurlab::analysis::style

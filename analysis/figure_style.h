@@ -14,7 +14,9 @@ inline constexpr double kLineWidth = 2.0;
 inline constexpr double kReferenceLineWidth = 1.5;
 inline constexpr double kPointSize = 0.8;
 inline constexpr double kBandOpacity = 0.22;
-inline constexpr double kPixelsPerInch = 100;  // PDF size = PNG pixels / this
+// PDF size = PNG pixels / this: pngcairo draws a point as 4/3 pixel (96 dpi), so the PDF keeps
+// the PNG's proportions of text to plot.
+inline constexpr double kPixelsPerInch = 96;
 inline constexpr const char* kReferenceColour = "#444444";
 inline constexpr const char* kGridColour = "#d9d9d9";
 
@@ -23,8 +25,8 @@ std::string colour(int index);
 // gnuplot point type (filled and open shapes alternating) and dash type for a style index.
 int pointType(int index);
 int dashType(int index, bool dashed);
-// gnuplot "set palette defined (...)" arguments: a perceptually uniform map from light to dark
-// (viridis-like), monotone in lightness so that it prints in grey.
+// gnuplot "set palette defined (...)" arguments: a sequential map from white to dark blue,
+// monotone in lightness so that it prints in grey and reads with any colour vision.
 std::string heatMapPalette();
 
 }  // namespace recurlab::analysis::style

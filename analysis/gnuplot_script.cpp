@@ -17,7 +17,7 @@ namespace {
 
 // Approximate text metrics of the house font at kFontSize, in PNG pixels; used to reserve room
 // for labels and keys.
-constexpr double kCharWidth = 7.5;
+constexpr double kCharWidth = 8;
 constexpr double kKeyLineHeight = 18;
 constexpr double kKeySampleWidth = 52;
 
@@ -135,7 +135,7 @@ std::string axisCommands(const std::string& name, const Axis& axis, const Range&
 
 // Pixel margins of a panel inside its cell.
 struct Margins {
-  double left = 78, right = 18, bottom = 52, top = 14;
+  double left = 80, right = 20, bottom = 62, top = 14;
 };
 
 struct KeyEntry {
@@ -146,6 +146,7 @@ struct KeyEntry {
 struct PanelPlan {
   const Panel* panel = nullptr;
   Range x, y;
+  Range colour;  // heat maps
   KeyPlacement key = KeyPlacement::Off;
   double key_width = 0, key_height = 0;  // pixels
   std::vector<KeyEntry> entries;
@@ -343,7 +344,7 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
     if (!b.errors.empty())
       errors.push_back(src + " using " + x + ":" + std::to_string(value_col) + ":" +
                        std::to_string(value_col + 1) +
-                       " with yerrorbars lc rgb '#000000' lw 1 pt -1 notitle");
+                       " with yerrorbars lc rgb '#000000' lw 1 pt 7 ps 0 notitle");
     if (!b.title.empty()) {
       KeyEntry e{b.title, barStyle(index)};
       if (shared_key) {
@@ -362,6 +363,18 @@ void planHeatMap(PanelPlan& plan, std::ostringstream& data, int& block) {
   const HeatMap& h = *plan.panel->heat_map;
   plan.x = {-0.5, static_cast<double>(h.column_labels.size()) - 0.5};
   plan.y = {static_cast<double>(h.row_labels.size()) - 0.5, -0.5};  // row 0 on top
+  if (h.colour_range) {
+    plan.colour = {h.colour_range->first, h.colour_range->second};
+  } else {
+    plan.colour = {INFINITY, -INFINITY};
+    for (const auto& row : h.values)
+      for (double v : row)
+        if (std::isfinite(v)) {
+          plan.colour.lo = std::min(plan.colour.lo, v);
+          plan.colour.hi = std::max(plan.colour.hi, v);
+        }
+    if (!(plan.colour.lo < plan.colour.hi)) plan.colour = {plan.colour.lo - 0.5, plan.colour.lo + 0.5};
+  }
   data << "# block " << block << ": heat map, one line per cell\n# column row value\n";
   for (size_t r = 0; r < h.values.size(); ++r) {
     for (size_t c = 0; c < h.values[r].size(); ++c)
@@ -371,9 +384,17 @@ void planHeatMap(PanelPlan& plan, std::ostringstream& data, int& block) {
   data << "\n";
   const std::string src = "data index " + std::to_string(block);
   plan.plot_items.push_back(src + " using 1:2:3 with image notitle");
-  if (h.show_values)
-    plan.plot_items.push_back(src + " using 1:2:(sprintf('%.2f', $3)) with labels font '," +
-                              std::to_string(style::kFontSize - 2) + "' notitle");
+  if (h.show_values) {
+    // Dark text on light cells, white on dark ones.
+    const std::string mid = num((plan.colour.lo + plan.colour.hi) / 2);
+    const std::string font = " font '," + std::to_string(style::kFontSize - 2) + "'";
+    plan.plot_items.push_back(src + " using 1:2:($3 <= " + mid +
+                              " ? sprintf('%.2f', $3) : '') with labels" + font +
+                              " tc rgb '#000000' notitle");
+    plan.plot_items.push_back(src + " using 1:2:($3 > " + mid +
+                              " ? sprintf('%.2f', $3) : '') with labels" + font +
+                              " tc rgb '#ffffff' notitle");
+  }
   ++block;
 }
 
@@ -466,15 +487,14 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     const Panel& p = *plan.panel;
     const int row = static_cast<int>(i) / cols, col = static_cast<int>(i) % cols;
     Margins m;
-    if (p.title.empty()) m.top = 14;
-    else m.top = 30;
+    m.top = p.title.empty() ? 14 : 38;
     if (p.heat_map) {
       size_t longest_row = 0, longest_col = 0;
       for (const auto& l : p.heat_map->row_labels) longest_row = std::max(longest_row, utf8Length(l));
       for (const auto& l : p.heat_map->column_labels) longest_col = std::max(longest_col, utf8Length(l));
-      m.left = 16 + kCharWidth * static_cast<double>(longest_row) + (p.y.label.empty() ? 0 : 26);
-      m.bottom = 16 + kCharWidth * static_cast<double>(longest_col) + (p.x.label.empty() ? 0 : 26);
-      m.right = 110;  // colour box and its label
+      m.left = 24 + kCharWidth * static_cast<double>(longest_row) + (p.y.label.empty() ? 0 : 34);
+      m.bottom = 24 + kCharWidth * static_cast<double>(longest_col) + (p.x.label.empty() ? 0 : 34);
+      m.right = 120;  // colour box and its label
     }
     const double cx0 = col * cell_w, cy_top = top_px + row * cell_h;
     double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
@@ -504,15 +524,14 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       << "\n";
     s << "set border 3 lw 1\nset tics nomirror out scale 0.6\n";
     if (!p.title.empty())
-      s << "set title " << quoted(p.title) << " noenhanced font '," << style::kTitleFontSize << "'\n";
+      s << "set title " << quoted(p.title) << " noenhanced font '," << style::kTitleFontSize
+        << "' offset 0,-0.3\n";
     if (!p.x.label.empty()) s << "set xlabel " << quoted(p.x.label) << " noenhanced\n";
     if (!p.y.label.empty()) s << "set ylabel " << quoted(p.y.label) << " noenhanced\n";
     if (p.heat_map) {
       const HeatMap& h = *p.heat_map;
       s << "set border 15\nset palette defined (" << style::heatMapPalette() << ")\n";
-      if (h.colour_range)
-        s << "set cbrange [" << num(h.colour_range->first) << ":" << num(h.colour_range->second)
-          << "]\n";
+      s << "set cbrange [" << num(plan.colour.lo) << ":" << num(plan.colour.hi) << "]\n";
       if (!h.colour_label.empty()) s << "set cblabel " << quoted(h.colour_label) << " noenhanced\n";
       s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
       s << "set yrange [" << num(plan.y.lo) << ":" << num(plan.y.hi) << "]\n";

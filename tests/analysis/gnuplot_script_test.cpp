@@ -258,7 +258,7 @@ TEST(GnuplotScript, ScriptWritesEveryFormatFromItsDataFile) {
   EXPECT_TRUE(contains(g.script, "data = 'fig.dat'")) << g.script;
   EXPECT_TRUE(contains(g.script, "do for [format in \"png pdf\"]")) << g.script;
   EXPECT_TRUE(contains(g.script, "set terminal pngcairo size 900,560")) << g.script;
-  EXPECT_TRUE(contains(g.script, "set terminal pdfcairo size 9in,5.6in")) << g.script;
+  EXPECT_TRUE(contains(g.script, "set terminal pdfcairo size 9.375in,5.833333333in")) << g.script;
   EXPECT_TRUE(contains(g.script, "set output 'fig.'.format")) << g.script;
 }
 
