@@ -19,7 +19,7 @@ namespace {
 // for labels and keys.
 constexpr double kCharWidth = 8;
 constexpr double kKeyLineHeight = 18;
-constexpr double kKeySampleWidth = 52;
+constexpr double kKeySampleWidth = 68;
 
 // gnuplot single-quoted string: no escapes inside, a quote is written twice.
 std::string quoted(const std::string& s) {
@@ -70,8 +70,15 @@ Range axisRange(const Axis& axis, double lo, double hi, bool is_y) {
   if (!(lo <= hi)) return {0, 1};
   switch (axis.scale) {
     case AxisScale::Log10: {
-      Range r{std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi)))};
-      if (r.hi <= r.lo) r.hi = r.lo * 10;
+      // A little air so that no point sits on the frame; at least two powers of ten inside, so
+      // that two ticks are labelled 10^k.
+      const double pad = std::pow(10.0, 0.06);
+      Range r{lo / pad, hi * pad};
+      const auto powers = [&] {
+        return std::floor(std::log10(r.hi) + 1e-9) - std::ceil(std::log10(r.lo) - 1e-9) + 1;
+      };
+      if (powers() < 2) r.lo = std::pow(10.0, std::floor(std::log10(r.lo)));
+      if (powers() < 2) r.hi = std::pow(10.0, std::ceil(std::log10(r.hi)));
       return r;
     }
     case AxisScale::Log2: {
@@ -97,7 +104,7 @@ std::string axisCommands(const std::string& name, const Axis& axis, const Range&
   s << "set " << name << "range [" << num(r.lo) << ":" << num(r.hi) << "]\n";
   switch (axis.scale) {
     case AxisScale::Log10: {
-      const int decades = static_cast<int>(std::round(std::log10(r.hi / r.lo)));
+      const int decades = static_cast<int>(std::floor(std::log10(r.hi / r.lo)));
       const int every = std::max(1, (decades + 7) / 8);
       s << "set logscale " << name << " 10\n"
         << "set format " << name << " '10^{%L}'\n"
@@ -140,6 +147,7 @@ struct Margins {
 
 struct KeyEntry {
   std::string title, style;  // style: a gnuplot "with ..." clause
+  bool reference = false;    // listed after the data series
 };
 
 // Everything decided about one panel before it is written.
@@ -281,7 +289,7 @@ void planLines(PanelPlan& plan, std::ostringstream& data, int& block, bool share
     plan.plot_items.push_back(src + using_clause +
                               (titled ? " title " + quoted(s.title) : " notitle"));
     if (!s.title.empty()) {
-      KeyEntry e{s.title, with};
+      KeyEntry e{s.title, with, s.reference};
       if (shared_key) {
         if (!shared.count(s.title)) shared_order.push_back(s.title);
         shared.emplace(s.title, e);
@@ -346,7 +354,7 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
                        std::to_string(value_col + 1) +
                        " with yerrorbars lc rgb '#000000' lw 1 pt 7 ps 0 notitle");
     if (!b.title.empty()) {
-      KeyEntry e{b.title, barStyle(index)};
+      KeyEntry e{b.title, barStyle(index), false};
       if (shared_key) {
         if (!shared.count(b.title)) shared_order.push_back(b.title);
         shared.emplace(b.title, e);
@@ -462,7 +470,9 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
 
   // The shared key: in the empty cells of the last row when there are any, else below the grid.
   std::vector<KeyEntry> shared_entries;
-  for (const auto& t : shared_order) shared_entries.push_back(shared.at(t));
+  for (const bool reference : {false, true})
+    for (const auto& t : shared_order)
+      if (shared.at(t).reference == reference) shared_entries.push_back(shared.at(t));
   const int empty_cells = rows * cols - static_cast<int>(panels.size());
   const double top_px = figure.title.empty() ? 0 : 30;
   double bottom_px = 0;
@@ -551,36 +561,53 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     }
     // The key.
     std::vector<std::string> items = plan.plot_items;
-    const bool draws_shared = shared_key && i + 1 == plans.size() && !shared_entries.empty();
-    if (draws_shared) {
-      if (empty_cells > 0) {
-        const double ex0 = (cols - empty_cells) * cell_w;
-        const double kx = (ex0 + W) / 2 / W;
-        const double ky = 1 - (top_px + (rows - 1) * cell_h + cell_h / 2) / H;
-        const int max_rows = std::max(1, static_cast<int>((cell_h - 20) / kKeyLineHeight));
-        s << "set key at screen " << num(kx) << ", screen " << num(ky)
-          << " center center vertical maxrows " << max_rows;
-      } else {
-        s << "set key at screen 0.5, screen " << num((bottom_px / 2) / H)
-          << " center center horizontal maxcols " << key_columns;
-      }
-      s << " Left reverse samplen 2.5 noenhanced nobox\n";
-      for (const auto& e : shared_entries)
-        items.push_back("keyentry with " + e.style + " title " + quoted(e.title));
-    } else if (plan.key == KeyPlacement::Off) {
+    if (plan.key == KeyPlacement::Off) {
       s << "unset key\n";
     } else if (plan.key == KeyPlacement::OutsideRight || plan.key == KeyPlacement::Below) {
       // Below is only meaningful for a shared key; a panel's own key goes to its right.
       s << "set key at screen " << num(right + 10 / W) << ", screen " << num(top)
-        << " left top vertical Left reverse samplen 2.5 noenhanced nobox\n";
+        << " left top vertical Left reverse samplen 4 noenhanced nobox\n";
     } else {
-      s << "set key " << keyCorner(plan.key) << " vertical Left reverse samplen 2.5 noenhanced "
+      s << "set key " << keyCorner(plan.key) << " vertical Left reverse samplen 4 noenhanced "
                                                 "nobox\n";
     }
     std::istringstream lines(s.str());
     for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
     body << "  plot ";
     for (size_t k = 0; k < items.size(); ++k) body << (k ? ", \\\n       " : "") << items[k];
+    body << "\n";
+  }
+  // The shared key: a plot of its own with no axes, over the grid's empty cells or the strip
+  // below the grid, so that gnuplot lays the key out in that whole area.
+  if (!shared_entries.empty()) {
+    std::ostringstream k;
+    double x0, x1, y0, y1;
+    int max_rows;
+    if (empty_cells > 0) {
+      x0 = (cols - empty_cells) * cell_w / W + 0.02;
+      x1 = 0.98;
+      y0 = 1 - (top_px + rows * cell_h) / H + 0.02;
+      y1 = 1 - (top_px + (rows - 1) * cell_h) / H - 0.02;
+      max_rows = std::max(1, static_cast<int>((cell_h - 20) / kKeyLineHeight));
+    } else {
+      x0 = 0.01;
+      x1 = 0.99;
+      y0 = 0;
+      y1 = bottom_px / H;
+      max_rows = static_cast<int>((shared_entries.size() + key_columns - 1) / key_columns);
+    }
+    k << "reset\nunset border\nunset tics\nunset grid\n"
+      << "set lmargin at screen " << num(x0) << "\nset rmargin at screen " << num(x1)
+      << "\nset bmargin at screen " << num(y0) << "\nset tmargin at screen " << num(y1) << "\n"
+      << "set xrange [0:1]\nset yrange [0:1]\n"
+      << "set key inside center center " << (empty_cells > 0 ? "vertical" : "horizontal")
+      << " maxrows " << max_rows << " Left reverse samplen 4 noenhanced nobox\n";
+    body << "  # the key shared by every panel\n";
+    std::istringstream lines(k.str());
+    for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
+    body << "  plot NaN notitle";
+    for (const auto& e : shared_entries)
+      body << ", \\\n       keyentry with " << e.style << " title " << quoted(e.title);
     body << "\n";
   }
   body << "  unset multiplot\n";

@@ -245,7 +245,7 @@ void sruDepthFigure(const RunReader& run, Report& report, const std::vector<std:
   fig.shared_key = true;
   const int columns = gridColumns(inputs.size());
   const int rows = static_cast<int>((inputs.size() + columns - 1) / columns);
-  fig.width = std::max(560, 330 * columns);
+  fig.width = std::max(560, 380 * columns);
   fig.height = 300 * rows + 70;
   for (const auto& input : inputs) {
     const Table t = run.log().readTable("/variance/sru/" + input + "/layers");
@@ -372,7 +372,7 @@ void gluSection(const RunReader& run, Report& report) {
                     samplesText(run, "/variance/glu") + ".");
   report.paragraph("Whole-stack ratios, measured vs derived (eq. 32-33: a factor n·Var[w]/(4p) "
                    "per block).");
-  report.table(md, "variance_glu", "Gated-conv stack at initialization: whole-stack variance ratios, measured and derived.");
+  report.table(md, "variance_glu_stack", "Gated-conv stack at initialization: whole-stack variance ratios, measured and derived.");
   report.summary()["glu"] = js;
 }
 

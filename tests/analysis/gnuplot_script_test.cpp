@@ -95,8 +95,12 @@ TEST(GnuplotScript, LogAxisUsesExponentNotationOverWholeDecades) {
   const auto g = gnuplotScript(oneLinePanel(s, {}, y), "log", kFormats);
   EXPECT_TRUE(contains(g.script, "set logscale y 10")) << g.script;
   EXPECT_TRUE(contains(g.script, "set format y '10^{%L}'")) << g.script;
-  EXPECT_TRUE(contains(g.script, "set yrange [1e-08:1]")) << g.script;
+  EXPECT_TRUE(contains(g.script, "set ytics 10\n")) << g.script;
   EXPECT_FALSE(contains(g.script, "0.00000001"));
+  // Data within one decade: the range widens to two powers of ten, so two ticks carry labels.
+  const auto g1 = gnuplotScript(oneLinePanel(line("narrow", {1, 2}, {0.3, 0.5}), {}, y), "narrow",
+                                kFormats);
+  EXPECT_TRUE(contains(g1.script, "set yrange [0.1:1]")) << g1.script;
   // Points that cannot sit on a log axis are dropped from the data, not drawn at 0.
   LineSeries with_zero = line("z", {1, 2}, {0.0, 2.0});
   const auto g2 = gnuplotScript(oneLinePanel(with_zero, {}, y), "log0", kFormats);
@@ -224,7 +228,7 @@ TEST(GnuplotScript, SharedKeySitsInTheEmptyCellOrBelowTheGrid) {
   }
   const auto g = gnuplotScript(f, "five", kFormats);  // 2 x 3 grid, one cell empty
   EXPECT_EQ(count(g.script, "keyentry"), 2u) << g.script;
-  EXPECT_EQ(count(g.script, "unset key"), 4u) << g.script;
+  EXPECT_EQ(count(g.script, "unset key"), 5u) << g.script;  // the key is a plot of its own
   EXPECT_TRUE(contains(g.script, "center center vertical")) << g.script;
   EXPECT_FALSE(contains(g.script, " title 'sru'\n")) << "series are drawn untitled";
   f.panels.pop_back();

@@ -92,7 +92,7 @@ TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
   EXPECT_DOUBLE_EQ(summary.at("sru").at("iid").at(0).at("c_over_x_layer1").get<double>(), 0.34);
   // Every table also as LaTeX and CSV beside report.md.
   for (const char* table : {"environment", "variance_iid_layers", "variance_iid_configurations",
-                            "variance_glu"}) {
+                            "variance_glu_stack"}) {
     EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".tex"))) << table;
     EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".csv"))) << table;
   }
