@@ -492,11 +492,13 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     body << " title " << quoted(figure.title) << " noenhanced font '," << style::kTitleFontSize + 1
          << "'";
   body << "\n";
+  // Margins and keys first: panels of one grid column share their left and right margins, so
+  // that stacked panels line their axes up.
+  std::vector<Margins> margins(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     PanelPlan& plan = plans[i];
     const Panel& p = *plan.panel;
-    const int row = static_cast<int>(i) / cols, col = static_cast<int>(i) % cols;
-    Margins m;
+    Margins& m = margins[i];
     m.top = p.title.empty() ? 14 : 38;
     if (p.heat_map) {
       size_t longest_row = 0, longest_col = 0;
@@ -506,10 +508,9 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       m.bottom = 24 + kCharWidth * static_cast<double>(longest_col) + (p.x.label.empty() ? 0 : 34);
       m.right = 120;  // colour box and its label
     }
-    const double cx0 = col * cell_w, cy_top = top_px + row * cell_h;
-    double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
     // Key placement: an empty inside corner, else room on the right of the plot.
     if (plan.key != KeyPlacement::Off) {
+      const double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
       plan.key_width = keyWidth(plan.entries);
       plan.key_height = kKeyLineHeight * static_cast<double>(plan.entries.size()) + 8;
       if (plan.key == KeyPlacement::Auto) {
@@ -518,11 +519,28 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
           corner = emptyCorner(plan.samples, plan.key_width / box_w, plan.key_height / box_h);
         plan.key = corner ? *corner : KeyPlacement::OutsideRight;
       }
-      if (plan.key == KeyPlacement::OutsideRight) {
-        m.right += plan.key_width;
-        box_w -= plan.key_width;
-      }
+      if (plan.key == KeyPlacement::OutsideRight) m.right += plan.key_width;
     }
+  }
+  for (int col = 0; col < cols; ++col) {
+    double left = 0, right = 0;
+    for (size_t i = static_cast<size_t>(col); i < plans.size(); i += static_cast<size_t>(cols)) {
+      left = std::max(left, margins[i].left);
+      right = std::max(right, margins[i].right);
+    }
+    for (size_t i = static_cast<size_t>(col); i < plans.size(); i += static_cast<size_t>(cols)) {
+      margins[i].left = left;
+      margins[i].right = right;
+    }
+  }
+
+  for (size_t i = 0; i < plans.size(); ++i) {
+    PanelPlan& plan = plans[i];
+    const Panel& p = *plan.panel;
+    const int row = static_cast<int>(i) / cols, col = static_cast<int>(i) % cols;
+    const Margins& m = margins[i];
+    const double cx0 = col * cell_w, cy_top = top_px + row * cell_h;
+    const double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
     const double left = (cx0 + m.left) / W, right = (cx0 + m.left + box_w) / W;
     const double top = 1 - (cy_top + m.top) / H, bottom = 1 - (cy_top + m.top + box_h) / H;
 

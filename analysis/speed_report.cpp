@@ -229,9 +229,10 @@ void buildSpeedReport(const RunReader& run, Report& report) {
       }
       fig.panels.push_back(panel);
     }
-    fig.columns = std::min<int>(3, static_cast<int>(fig.panels.size()));
-    fig.width = 470 * fig.columns;
-    fig.height = 380 * static_cast<int>((fig.panels.size() + fig.columns - 1) / fig.columns);
+    // Stacked, each with its key on the right: the same x axis reads down the column.
+    fig.columns = 1;
+    fig.width = 900;
+    fig.height = 300 * static_cast<int>(fig.panels.size());
     const std::string stem = s == 1 ? "speed_vs_length" : "speed_vs_batch";
     report.heading(3, s == 1 ? "Sequence-length sweep" : "Batch sweep");
     report.figure(fig, stem,
