@@ -350,9 +350,12 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
     plan.plot_items.push_back(src + " using " + x + ":" + std::to_string(value_col) + " with " +
                               barStyle(index) + (titled ? " title " + quoted(b.title) : " notitle"));
     if (!b.errors.empty())
-      errors.push_back(src + " using " + x + ":" + std::to_string(value_col) + ":" +
+      // A capped vertical segment from value - error to value + error (gnuplot's own error bars
+      // leave a blank disc around the point).
+      errors.push_back(src + " using " + x + ":($" + std::to_string(value_col) + "-$" +
+                       std::to_string(value_col + 1) + "):(0):(2*$" +
                        std::to_string(value_col + 1) +
-                       " with yerrorbars lc rgb '#000000' lw 1 pt 7 ps 0 notitle");
+                       ") with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle");
     if (!b.title.empty()) {
       KeyEntry e{b.title, barStyle(index), false};
       if (shared_key) {

@@ -59,7 +59,7 @@ void Report::figure(const Figure& figure, const std::string& stem, const std::st
       const auto ext = fs::path(f).extension().string();
       if (ext == ".pdf" || ext == ".svg") vector_file = fs::path(f).filename().string();
     }
-    markdown_ += "![" + caption + "](" + stem + ".png)\n\n*" + caption + "* (" +
+    markdown_ += "![" + stem + "](" + stem + ".png)\n\n*" + caption + "* (" +
                  (vector_file.empty() ? "" : "[" + vector_file + "](" + vector_file + "), ") +
                  "script [" + stem + ".gp](" + stem + ".gp), data [" + stem + ".dat](" + stem +
                  ".dat))\n\n";

@@ -128,7 +128,8 @@ void buildSpeedReport(const RunReader& run, Report& report) {
     if (std::get<0>(key) != 0) continue;
     report.heading(3, shapeName(key));
     ReportTable t({{"model", ReportTable::Align::Left},
-                   {"median ms", ReportTable::Align::Right, ReportTable::Best::Min},
+                   // No "best" mark: the SRU's parts (matmuls, kernel) are not models.
+                   {"median ms"},
                    {"10-90% ms"},
                    {"× SRU"}});
     nlohmann::json shape_summary = {{"length", std::get<1>(key)},
@@ -148,7 +149,7 @@ void buildSpeedReport(const RunReader& run, Report& report) {
                         std::to_string(std::get<2>(key)) + "_batch" + std::to_string(std::get<3>(key)),
                  "Forward + backward time per layer at " + shapeName(key) + ", median over " +
                      std::to_string(by_model.begin()->second.size()) +
-                     " repetitions; fastest in bold.");
+                     " repetitions.");
     std::vector<std::string> lines;
     if (sru >= 0 && lstm >= 0 && by_model.count(sru) && by_model.count(lstm)) {
       const double r = pairedRatio(by_model.at(lstm), by_model.at(sru));

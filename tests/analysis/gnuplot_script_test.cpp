@@ -76,7 +76,8 @@ TEST(GnuplotScript, CategoryFigureDrawsBarsWithTheCategoryNamesAsTickLabels) {
   const auto g = gnuplotScript(f, "bars", kFormats);
   EXPECT_TRUE(contains(g.script, "set xtics ('MR' 0, 'SST-2' 1, 'TREC' 2)")) << g.script;
   EXPECT_EQ(count(g.script, "with boxes"), 2u) << g.script;
-  EXPECT_EQ(count(g.script, "with yerrorbars"), 1u) << g.script;  // only sru has errors
+  EXPECT_EQ(count(g.script, "with vectors heads"), 1u) << g.script;  // only sru has errors
+  EXPECT_TRUE(contains(g.script, "using ($1-0.2):($3-$4):(0):(2*$4) with vectors")) << g.script;
   // Bars sit side by side around each category: offsets ±0.2 for two series.
   EXPECT_TRUE(contains(g.script, "using ($1-0.2):3 with boxes")) << g.script;
   EXPECT_TRUE(contains(g.script, "using ($1+0.2):5 with boxes")) << g.script;
