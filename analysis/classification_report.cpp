@@ -185,7 +185,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
     acc.addRow(row, ReportTable::RowKind::Published);
   }
   report.table(acc, "accuracy",
-               "Test accuracy (%), mean $\\pm$ standard deviation over folds and seeds; paper rows in italics.");
+               "Test accuracy (%), mean ± standard deviation over folds and seeds; paper rows in italics.");
 
   size_t diverged = 0;
   for (const auto& u : units) diverged += u.status != "finished";
@@ -330,7 +330,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                       {std::to_string(u.epochs), static_cast<double>(u.epochs)}, u.status, brief});
           }
       }
-    report.table(t, "search_trials", "Random-search trials on fold 0; the chosen one ($\\star$) was retrained on every fold and seed.");
+    report.table(t, "search_trials", "Random-search trials on fold 0; the chosen one (★) was retrained on every fold and seed.");
   }
 
   report.heading(2, "Units");

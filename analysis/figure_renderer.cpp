@@ -76,15 +76,18 @@ RenderedFigure renderFigure(const Figure& figure, const std::string& directory,
   const fs::path dir(directory);
   const std::string png = (dir / (stem + ".png")).string();
   const auto formats = figureFormats();
-  if (formats.empty())
-    throw std::runtime_error("figure " + png + ": gnuplot ('" + gnuplotCommand() +
-                             "') cannot be run; install gnuplot-nox (scripts/install-deps.sh)");
-  const GnuplotScript gs = gnuplotScript(figure, stem, formats);
+  // Without gnuplot the script and its data are still written (for a machine that has it).
+  const GnuplotScript gs = gnuplotScript(
+      figure, stem, formats.empty() ? std::vector<OutputFormat>{{"png", "pngcairo"}, {"pdf", "pdfcairo"}} : formats);
   RenderedFigure out;
   const std::string script = (dir / (stem + ".gp")).string(), data = (dir / (stem + ".dat")).string();
   writeFile(script, gs.script);
   writeFile(data, gs.data);
   out.files = {script, data};
+  if (formats.empty())
+    throw std::runtime_error("figure " + png + ": gnuplot ('" + gnuplotCommand() +
+                             "') cannot be run; install gnuplot-nox (scripts/install-deps.sh). "
+                             "Its script " + script + " is written");
   for (const auto& f : formats) fs::remove(dir / (stem + "." + f.extension));
   const std::string cmd = "cd " + shellQuoted(dir.string()) + " && " +
                           shellQuoted(gnuplotCommand()) + " " + shellQuoted(stem + ".gp");

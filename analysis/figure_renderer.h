@@ -22,8 +22,9 @@ struct RenderedFigure {
   std::string messages;            // what gnuplot printed (warnings), empty when silent
 };
 
-// Throws std::runtime_error naming the figure's file when gnuplot is missing, fails, or writes
-// an empty image; std::invalid_argument when the figure has nothing to draw.
+// Throws std::runtime_error naming the figure's file when gnuplot is missing (the script and data
+// are written all the same), fails, or writes an empty image; std::invalid_argument when the
+// figure has nothing to draw.
 RenderedFigure renderFigure(const Figure& figure, const std::string& directory,
                             const std::string& stem);
 

@@ -153,6 +153,9 @@ TEST(FigureRenderingWithoutGnuplot, ErrorNamesTheFigureFile) {
     const std::string what = e.what();
     EXPECT_NE(what.find(dir.file("time_per_epoch.png")), std::string::npos) << what;
     EXPECT_NE(what.find("cannot be run"), std::string::npos) << what;
+    EXPECT_TRUE(fs::exists(dir.file("time_per_epoch.gp"))) << "the script is written all the same";
+    EXPECT_TRUE(fs::exists(dir.file("time_per_epoch.dat")));
+    EXPECT_FALSE(fs::exists(dir.file("time_per_epoch.png")));
   }
 }
 
