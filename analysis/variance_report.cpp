@@ -156,7 +156,7 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
   fig.panels.insert(fig.panels.end(), bottom.begin(), bottom.end());
   report.figure(fig, "variance_" + input,
                 "Per-layer Var[c]/Var[x] (top) and Var[h]/Var[x] (bottom) of a " +
-                    formatNumber(layers, 3) + "-layer SRU at initialization for " +
+                    std::to_string(static_cast<int>(layers)) + "-layer SRU at initialization for " +
                     inputTitle(input) + ", one column per highway bias b; dashed: the bounds "
                     "derived by Lei et al. (2018), App. A; " + samplesText(run, group) + ".");
 
@@ -215,7 +215,7 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
                                  c[col + "_se"][i]);
       };
       const auto number = [&](double v) { return ReportTable::Cell(formatNumber(v, 3), v); };
-      all.addRow({a > 0 ? "on" : "off", number(b), withError("c_over_x", 0),
+      all.addRow({a > 0 ? "on" : "off", {bLabel(b).substr(2), b}, withError("c_over_x", 0),
                   withError("c_over_x", last), withError("h_over_x", 0), withError("h_over_x", last),
                   "[" + formatNumber(c["derived_h_low"][0], 3) + ", " +
                       formatNumber(c["derived_h_high"][0], 3) + "]",
