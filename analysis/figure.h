@@ -26,7 +26,7 @@ struct Axis {
 // Where the key goes. Auto: a single panel puts it in an inside corner that holds no data, else
 // outside on the right; a figure with several panels and shared_key draws one key for all of
 // them in an empty grid cell or below the grid.
-enum class KeyPlacement { Auto, OutsideRight, Below, TopLeft, TopRight, BottomLeft, BottomRight, Off };
+enum class KeyPlacement { Auto, OutsideRight, TopLeft, TopRight, BottomLeft, BottomRight, Off };
 
 // How a series' spread (LineSeries::spread) is drawn.
 enum class SpreadStyle { Band, ErrorBars };

@@ -584,8 +584,7 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     std::vector<std::string> items = plan.plot_items;
     if (plan.key == KeyPlacement::Off) {
       s << "unset key\n";
-    } else if (plan.key == KeyPlacement::OutsideRight || plan.key == KeyPlacement::Below) {
-      // Below is only meaningful for a shared key; a panel's own key goes to its right.
+    } else if (plan.key == KeyPlacement::OutsideRight) {
       s << "set key at screen " << num(right + 10 / W) << ", screen " << num(top)
         << " left top vertical Left reverse samplen 4 noenhanced nobox\n";
     } else {
