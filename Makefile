@@ -34,7 +34,8 @@ exp-speed: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_speed recurlab_analyze
 	$(BUILD)/recurlab_speed $(ARGS)
 
-# Regenerates report.md, figures and summary.json of every run from its log.h5 alone.
+# Regenerates report.md, figures (PNG, PDF, script, data), tables (.tex, .csv) and summary.json
+# of every run from its log.h5 alone.
 figures: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze
 	@set -e; for log in results/*/*/log.h5; do \

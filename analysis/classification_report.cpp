@@ -3,6 +3,8 @@
 // learning curves and time per epoch. Reads every log of the run folder (log.h5 and the
 // log.shard-i-of-n.h5 of a sharded run) and merges their units.
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -18,7 +20,7 @@ namespace fs = std::filesystem;
 using experiments::Hdf5RunLog;
 
 // Paper anchors (design.md §6): Kim (2014) CNN-rand (no pretrained vectors) and SRU's best
-// rows (seed 000, with word2vec). SST-5 is Kim's SST-1.
+// rows (Lei et al. 2018, with word2vec). SST-5 is Kim's SST-1.
 const std::vector<std::string> kDatasetOrder = {"MR", "CR", "SUBJ", "MPQA", "TREC", "SST-2", "SST-5"};
 const std::map<std::string, double> kKimCnnRand = {{"MR", 76.1},   {"CR", 79.8},   {"SUBJ", 89.6},
                                                    {"MPQA", 83.4}, {"TREC", 91.2}, {"SST-2", 82.7},
@@ -51,11 +53,13 @@ Stats stats(const std::vector<double>& xs) {
   return s;
 }
 
-std::string fixed(double x, int digits = 1) {
-  if (!std::isfinite(x)) return "–";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
+std::string fixed(double x, int digits = 1) { return formatFixed(x, digits); }
+
+// "3 runs", or "2-3 runs" when cells differ.
+std::string countText(size_t lo, size_t hi) {
+  if (lo > hi) return "0 runs";
+  return (lo == hi ? std::to_string(hi) : std::to_string(lo) + "-" + std::to_string(hi)) +
+         (hi == 1 ? " run" : " runs");
 }
 
 std::string meanStd(const Stats& s) {
@@ -145,64 +149,69 @@ void buildClassificationReport(const RunReader& run, Report& report) {
   report.heading(2, "Test accuracy (%)");
   report.paragraph(
       "Mean ± standard deviation over folds and seeds of the test accuracy at the epoch of best "
-      "dev accuracy (n = folds × seeds per cell; a single run shows no ±). Paper rows: Kim "
-      "(2014) CNN-rand, embeddings trained from random init as here, and the best SRU rows of "
-      "seed 000 (with fixed word2vec vectors, so not directly comparable to runs without "
-      "--embeddings). SST-5 is Kim's SST-1.");
-  std::vector<std::string> headers = {"model"};
-  for (const auto& d : datasets) headers.push_back(d);
-  headers.push_back("n");
-  MarkdownTable acc(headers, std::vector<MarkdownTable::Align>(headers.size(), MarkdownTable::Align::Right));
+      "dev accuracy (n = folds × seeds per cell; a single run shows no ±); the best of our rows "
+      "per dataset in bold. Paper rows (italics): Kim (2014) CNN-rand, embeddings trained from "
+      "random init as here, and the best SRU rows of Lei et al. (2018) (with fixed "
+      "word2vec vectors, so not directly comparable to runs without --embeddings). SST-5 is "
+      "Kim's SST-1.");
+  std::vector<ReportTable::Column> acc_columns = {{"model", ReportTable::Align::Left}};
+  for (const auto& d : datasets) acc_columns.push_back({d, ReportTable::Align::Right, ReportTable::Best::Max});
+  acc_columns.push_back({"n"});
+  ReportTable acc(acc_columns);
   for (const auto& m : models) {
-    std::vector<std::string> row = {m};
+    std::vector<ReportTable::Cell> row = {m};
     size_t n = 0;
     for (const auto& d : datasets) {
       std::vector<double> xs;
       for (const auto& u : finals)
         if (u.model == m && u.dataset == d && u.status == "finished") xs.push_back(100 * u.test);
       const auto s = stats(xs);
-      row.push_back(meanStd(s));
+      row.push_back({meanStd(s), s.mean, s.n > 1 ? s.std : NAN});
       n = std::max(n, s.n);
       summary["accuracy"][d][m] = {{"mean", s.mean}, {"std", s.std}, {"n", s.n}};
     }
-    row.push_back(std::to_string(n));
+    row.push_back({std::to_string(n), static_cast<double>(n)});
     acc.addRow(row);
   }
   for (const auto& [label, numbers] : {std::pair{"Kim CNN-rand (paper)", &kKimCnnRand},
                                        std::pair{"SRU, word2vec (paper)", &kSruPaper}}) {
-    std::vector<std::string> row = {std::string("*") + label + "*"};
+    std::vector<ReportTable::Cell> row = {std::string(label)};
     for (const auto& d : datasets) {
       const auto it = numbers->find(d);
-      row.push_back(it == numbers->end() ? "–" : fixed(it->second));
+      row.push_back(it == numbers->end() ? ReportTable::Cell("–")
+                                         : ReportTable::Cell(formatFixed(it->second), it->second));
     }
     row.push_back("");
-    acc.addRow(row);
+    acc.addRow(row, ReportTable::RowKind::Published);
   }
-  report.table(acc);
+  report.table(acc, "accuracy",
+               "Test accuracy (%), mean ± standard deviation over folds and seeds; paper rows in italics.");
 
   size_t diverged = 0;
   for (const auto& u : units) diverged += u.status != "finished";
   if (diverged) report.paragraph(std::to_string(diverged) + " unit(s) diverged (NaN/inf loss) and are left out; see the units table.");
 
   report.heading(2, "Time per epoch");
-  report.paragraph("Mean training seconds per epoch (evaluation excluded) and the model's trainable parameters.");
-  auto time_headers = headers;
-  time_headers.back() = "parameters";
-  MarkdownTable time(time_headers, std::vector<MarkdownTable::Align>(headers.size(), MarkdownTable::Align::Right));
+  report.paragraph("Mean training seconds per epoch (evaluation excluded), the fastest model per "
+                   "dataset in bold, and the model's trainable parameters.");
+  std::vector<ReportTable::Column> time_columns = {{"model", ReportTable::Align::Left}};
+  for (const auto& d : datasets) time_columns.push_back({d, ReportTable::Align::Right, ReportTable::Best::Min});
+  time_columns.push_back({"parameters"});
+  ReportTable time(time_columns);
   Figure time_fig;
-  time_fig.title = "Training time per epoch";
+  time_fig.width = std::max(700, 90 * static_cast<int>(datasets.size() * std::max<size_t>(models.size(), 2)) + 260);
+  time_fig.height = 420;
   Panel time_panel;
-  time_panel.xlabel = "dataset (";
-  for (size_t i = 0; i < datasets.size(); ++i) time_panel.xlabel += (i ? ", " : "") + std::to_string(i + 1) + " " + datasets[i];
-  time_panel.xlabel += ")";
-  time_panel.ylabel = "seconds per epoch";
-  time_panel.key = "top left";
+  time_panel.categories = datasets;
+  time_panel.x.label = "dataset";
+  time_panel.y.label = "training time per epoch (s)";
+  size_t time_n_min = SIZE_MAX, time_n_max = 0;
   for (size_t mi = 0; mi < models.size(); ++mi) {
     const auto& m = models[mi];
-    std::vector<std::string> row = {m};
-    Series s;
-    s.title = m;
-    s.style = "linespoints pt 7 lw 2 lc " + paletteColor(mi);
+    std::vector<ReportTable::Cell> row = {m};
+    BarSeries bars;
+    bars.title = m;
+    bars.style = static_cast<int>(mi);
     int64_t params = 0;
     for (size_t di = 0; di < datasets.size(); ++di) {
       std::vector<double> xs;
@@ -212,59 +221,95 @@ void buildClassificationReport(const RunReader& run, Report& report) {
           params = u.parameters;
         }
       const auto st = stats(xs);
-      row.push_back(fixed(st.mean, 2));
+      row.push_back({fixed(st.mean, 2), st.mean});
       summary["seconds_per_epoch"][m][datasets[di]] = st.mean;
-      s.x.push_back(static_cast<double>(di + 1));
-      s.y.push_back(st.mean);
+      bars.values.push_back(st.mean);
+      bars.errors.push_back(st.n > 1 ? st.std : NAN);
+      if (st.n > 0) {
+        time_n_min = std::min(time_n_min, st.n);
+        time_n_max = std::max(time_n_max, st.n);
+      }
     }
-    row.push_back(std::to_string(params));
+    row.push_back({std::to_string(params), static_cast<double>(params)});
     time.addRow(row);
-    time_panel.series.push_back(s);
+    time_panel.bars.push_back(bars);
   }
-  report.table(time);
-  time_panel.x_range = std::pair{0.5, datasets.size() + 0.5};
+  report.table(time, "time_per_epoch", "Training seconds per epoch (evaluation excluded); fastest per dataset in bold.");
   time_fig.panels.push_back(time_panel);
-  report.figure(time_fig, "time_per_epoch.png", "Training seconds per epoch, per dataset and model.");
+  if (time_n_max > 0)
+    report.figure(time_fig, "time_per_epoch",
+                  "Training seconds per epoch (evaluation excluded) per dataset and model: mean " +
+                      std::string(time_n_max > 1 ? "± standard deviation (error bars) " : "") +
+                      "over " + countText(time_n_min, time_n_max) +
+                      " per bar (folds × seeds), " + std::to_string(finals.size()) +
+                      " runs in all.");
 
   report.heading(2, "Learning curves");
   Figure curves;
-  curves.title = "Dev accuracy per epoch (mean over folds and seeds)";
-  curves.cols = std::min<int>(4, static_cast<int>(datasets.size()));
-  curves.rows = (static_cast<int>(datasets.size()) + curves.cols - 1) / std::max(1, curves.cols);
-  curves.width = 360 * curves.cols;
-  curves.height = 300 * curves.rows;
+  curves.shared_key = true;
+  size_t curve_panels = 0;
+  size_t curve_n_min = SIZE_MAX, curve_n_max = 0;
+  bool ragged = false;  // early stopping left fewer runs at later epochs
+  int64_t max_epoch = 0;
   for (const auto& d : datasets) {
     Panel p;
     p.title = d;
-    p.xlabel = "epoch";
-    p.ylabel = "dev accuracy (%)";
-    p.key = "bottom right";
+    p.x.label = "epoch";
+    p.x.integer_ticks = true;
+    p.y.label = "dev accuracy (%)";
     for (size_t mi = 0; mi < models.size(); ++mi) {
       std::map<int64_t, std::vector<double>> by_epoch;
+      size_t runs = 0;
       for (const auto& u : finals)
         if (u.model == models[mi] && u.dataset == d && !u.curve.rows.empty()) {
+          ++runs;
           const auto epoch = u.curve.column("epoch");
           const auto dev = u.curve.column("dev_acc");
           for (size_t i = 0; i < epoch.size(); ++i) by_epoch[static_cast<int64_t>(epoch[i])].push_back(100 * dev[i]);
         }
-      Series s;
+      if (runs == 0) continue;
+      curve_n_min = std::min(curve_n_min, runs);
+      curve_n_max = std::max(curve_n_max, runs);
+      LineSeries s;
       s.title = models[mi];
-      s.style = "linespoints pt 7 ps 0.5 lc " + paletteColor(mi);
+      s.style = static_cast<int>(mi);
       for (const auto& [e, xs] : by_epoch) {
+        const auto st = stats(xs);
+        ragged = ragged || st.n != runs;
+        max_epoch = std::max(max_epoch, e);
         s.x.push_back(static_cast<double>(e));
-        s.y.push_back(stats(xs).mean);
+        s.y.push_back(st.mean);
+        s.spread.push_back(st.n > 1 ? st.std : 0.0);
       }
-      p.series.push_back(s);
+      p.lines.push_back(s);
     }
+    curve_panels += !p.empty();
     curves.panels.push_back(p);
   }
-  if (!curves.panels.empty())
-    report.figure(curves, "learning_curves.png", "Dev accuracy per epoch, per dataset and model.");
+  const int grid_columns = gridColumns(curve_panels);
+  const int grid_rows = static_cast<int>((curve_panels + grid_columns - 1) / std::max(1, grid_columns));
+  curves.width = std::max(520, 300 * grid_columns + (curve_panels == 1 ? 180 : 0));
+  curves.height = 280 * grid_rows + (grid_rows * grid_columns == static_cast<int>(curve_panels) ? 50 : 0);
+  if (curve_panels > 0)
+    report.figure(curves, "learning_curves",
+                  "Dev accuracy per epoch, per dataset and model: mean" +
+                      std::string(curve_n_max > 1 ? " ± standard deviation (band)" : "") +
+                      " over " + countText(curve_n_min, curve_n_max) +
+                      " per curve (folds × seeds)" +
+                      (ragged ? "; fewer at late epochs, where early stopping had ended some runs" : "") +
+                      ".");
 
   if (!trials.empty()) {
     report.heading(2, "Random search");
     report.paragraph("Trials ran on fold 0 and were selected on dev accuracy; the chosen one (★) was retrained on every fold with every seed.");
-    MarkdownTable t({"dataset", "model", "trial", "dev %", "test %", "epochs", "status", "config"});
+    ReportTable t({{"dataset", ReportTable::Align::Left},
+                   {"model", ReportTable::Align::Left},
+                   {"trial"},
+                   {"dev %"},
+                   {"test %"},
+                   {"epochs"},
+                   {"status", ReportTable::Align::Left},
+                   {"config", ReportTable::Align::Left, ReportTable::Best::None, true}});
     for (const auto& d : distinct(trials, [](const Unit& u) { return u.dataset; }, kDatasetOrder))
       for (const auto& m : distinct(trials, [](const Unit& u) { return u.model; })) {
         double best = -1;
@@ -281,20 +326,23 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                                                       cfg.value("train", nlohmann::json()).dump()
                                                 : u.config;
             t.addRow({d, m, std::to_string(u.trial) + (u.trial == chosen ? " ★" : ""),
-                      fixed(100 * u.best_dev), fixed(100 * u.test), std::to_string(u.epochs),
-                      u.status, "`" + brief + "`"});
+                      {fixed(100 * u.best_dev), 100 * u.best_dev}, {fixed(100 * u.test), 100 * u.test},
+                      {std::to_string(u.epochs), static_cast<double>(u.epochs)}, u.status, brief});
           }
       }
-    report.table(t);
+    report.table(t, "search_trials", "Random-search trials on fold 0; the chosen one (★) was retrained on every fold and seed.");
   }
 
   report.heading(2, "Units");
-  MarkdownTable list({"dataset", "model", "fold", "seed", "dev %", "test %", "best epoch", "epochs", "s/epoch", "stop"});
+  ReportTable list({{"dataset", ReportTable::Align::Left}, {"model", ReportTable::Align::Left},
+                    {"fold"}, {"seed"}, {"dev %"}, {"test %"}, {"best epoch"}, {"epochs"},
+                    {"s/epoch"}, {"stop", ReportTable::Align::Left}});
   for (const auto& u : finals)
     list.addRow({u.dataset, u.model, std::to_string(u.fold), std::to_string(u.seed_index),
-                 fixed(100 * u.best_dev), fixed(100 * u.test), std::to_string(u.best_epoch),
-                 std::to_string(u.epochs), fixed(u.seconds_per_epoch, 2), u.stop_reason});
-  report.table(list);
+                 {fixed(100 * u.best_dev), 100 * u.best_dev}, {fixed(100 * u.test), 100 * u.test},
+                 std::to_string(u.best_epoch), std::to_string(u.epochs),
+                 {fixed(u.seconds_per_epoch, 2), u.seconds_per_epoch}, u.stop_reason});
+  report.table(list, "units", "Every final training run: fold, seed, accuracies and stopping.");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
     return v.empty() ? std::string("(not recorded)") : v;
   };
   report.heading(2, "Environment");
-  MarkdownTable env({"", ""});
+  auto env = ReportTable::withHeaders({"", ""});
   env.addRow({"git commit", text("git_commit")});
   env.addRow({"LibTorch", text("libtorch_version")});
   env.addRow({"device", text("device")});
@@ -28,7 +28,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   const std::string resumed = run.rootText("resumed");
   if (!resumed.empty()) env.addRow({"resumed", resumed + " time(s)"});
   env.addRow({"log", "`" + run.logPath() + "`"});
-  report.table(env);
+  report.table(env, "environment", "Where and how the run ran.");
   report.paragraph("Command line:");
   report.code(text("command_line"), "sh");
   report.heading(2, "Config");

@@ -1,5 +1,7 @@
 // The fallback report: every object of the log, so any run can be inspected without a
 // dedicated builder.
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "analysis/report_registry.h"
@@ -17,19 +19,28 @@ bool isGroup(const experiments::Hdf5RunLog& log, const std::string& path) {
   }
 }
 
+// A file stem for a log path: "/a/b c" -> "log_a_b_c".
+std::string tableStem(const std::string& path) {
+  std::string stem = "log";
+  for (char c : path) stem += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return stem;
+}
+
 void describeDataset(const experiments::Hdf5RunLog& log, const std::string& path, Report& report,
                      size_t max_rows) {
   try {
     const auto t = log.readTable(path);
     report.heading(3, "`" + path + "` (table, " + std::to_string(t.rows.size()) + " rows)");
-    MarkdownTable md(t.columns, std::vector<MarkdownTable::Align>(t.columns.size(),
-                                                                 MarkdownTable::Align::Right));
+    std::vector<ReportTable::Column> columns;
+    for (const auto& c : t.columns) columns.push_back({c});
+    ReportTable md(columns);
     for (size_t i = 0; i < t.rows.size() && i < max_rows; ++i) {
-      std::vector<std::string> cells;
-      for (double v : t.rows[i]) cells.push_back(formatNumber(v, 4));
+      std::vector<ReportTable::Cell> cells;
+      for (double v : t.rows[i]) cells.push_back({formatNumber(v, 4), v});
       md.addRow(cells);
     }
-    report.table(md);
+    report.table(md, tableStem(path), "Log table " + path + " (first " +
+                                           std::to_string(std::min(max_rows, t.rows.size())) + " rows).");
     if (t.rows.size() > max_rows)
       report.paragraph("(" + std::to_string(t.rows.size() - max_rows) + " more rows)");
     return;

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "analysis/figure_renderer.h"
+
 namespace recurlab::analysis {
 
 namespace fs = std::filesystem;
@@ -22,23 +24,48 @@ void Report::bullets(const std::vector<std::string>& items) {
   markdown_ += "\n";
 }
 
-void Report::table(const MarkdownTable& table) { markdown_ += table.str() + "\n"; }
+namespace {
+void writeText(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << text;
+}
+}  // namespace
+
+void Report::table(const ReportTable& table, const std::string& stem, const std::string& caption) {
+  const std::string tex = (fs::path(run_dir_) / (stem + ".tex")).string();
+  const std::string csv = (fs::path(run_dir_) / (stem + ".csv")).string();
+  writeText(tex, table.latex(caption, stem));
+  writeText(csv, table.csv());
+  files_.push_back(tex);
+  files_.push_back(csv);
+  markdown_ += table.markdown() + "\n(LaTeX: [" + stem + ".tex](" + stem + ".tex), CSV: [" + stem +
+               ".csv](" + stem + ".csv))\n\n";
+}
 
 void Report::code(const std::string& text, const std::string& language) {
   markdown_ += "```" + language + "\n" + text + (text.empty() || text.back() != '\n' ? "\n" : "") +
                "```\n\n";
 }
 
-void Report::figure(const Figure& figure, const std::string& file_name,
-                    const std::string& caption) {
-  const std::string path = (fs::path(run_dir_) / file_name).string();
+void Report::figure(const Figure& figure, const std::string& stem, const std::string& caption) {
   try {
-    renderFigure(figure, path);
-    files_.push_back(path);
-    markdown_ += "![" + caption + "](" + file_name + ")\n\n*" + caption + "*\n\n";
+    const RenderedFigure drawn = renderFigure(figure, run_dir_, stem);
+    if (!drawn.messages.empty())
+      std::cerr << "recurlab_analyze: gnuplot on " << stem << ".gp: " << drawn.messages << "\n";
+    files_.insert(files_.end(), drawn.files.begin(), drawn.files.end());
+    std::string vector_file;
+    for (const auto& f : drawn.files) {
+      const auto ext = fs::path(f).extension().string();
+      if (ext == ".pdf" || ext == ".svg") vector_file = fs::path(f).filename().string();
+    }
+    markdown_ += "![" + stem + "](" + stem + ".png)\n\n*" + caption + "* (" +
+                 (vector_file.empty() ? "" : "[" + vector_file + "](" + vector_file + "), ") +
+                 "script [" + stem + ".gp](" + stem + ".gp), data [" + stem + ".dat](" + stem +
+                 ".dat))\n\n";
   } catch (const std::exception& e) {
     std::cerr << "recurlab_analyze: " << e.what() << "\n";
-    markdown_ += "*Figure `" + file_name + "` could not be drawn: " + e.what() + "*\n\n";
+    markdown_ += "*Figure `" + stem + ".png` could not be drawn: " + e.what() + "*\n\n";
   }
 }
 

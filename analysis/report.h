@@ -1,14 +1,15 @@
 #pragma once
-// A run's report under construction: Markdown text, the figures it links (PNG files written
-// next to report.md) and summary.json's content. Report builders (report_registry.h) fill it;
-// analyzeRun() writes it.
+// A run's report under construction: Markdown text, the figures it links (PNG beside report.md,
+// with PDF/SVG, gnuplot script and data), its tables (also as .tex and .csv) and summary.json's
+// content. Report builders (report_registry.h) fill it; analyzeRun() writes it.
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
-#include "analysis/gnuplot_figure.h"
-#include "analysis/markdown_table.h"
+#include "analysis/figure.h"
+#include "analysis/number_format.h"
+#include "analysis/report_table.h"
 
 namespace recurlab::analysis {
 
@@ -19,11 +20,15 @@ class Report {
   void heading(int level, const std::string& text);
   void paragraph(const std::string& text);
   void bullets(const std::vector<std::string>& items);
-  void table(const MarkdownTable& table);
+  // The table in the Markdown, and as <run_dir>/<stem>.tex and <stem>.csv; the caption goes into
+  // the .tex (the Markdown has its own text around the table). Stems must be unique per report.
+  void table(const ReportTable& table, const std::string& stem, const std::string& caption);
   void code(const std::string& text, const std::string& language = "");
-  // Renders the figure to <run_dir>/<file_name> and links it; when gnuplot fails the report
-  // says so in place of the image and the run's other outputs are still written.
-  void figure(const Figure& figure, const std::string& file_name, const std::string& caption);
+  // Renders the figure to <run_dir>/<stem>.png and .pdf (or .svg), with <stem>.gp and .dat
+  // beside them, links it and puts the caption under it: one line saying what it shows and how
+  // many runs it summarises. When gnuplot fails the report says so in place of the image and
+  // the run's other outputs are still written.
+  void figure(const Figure& figure, const std::string& stem, const std::string& caption);
 
   nlohmann::json& summary() { return summary_; }
   const std::string& markdown() const { return markdown_; }

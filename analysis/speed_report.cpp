@@ -59,6 +59,18 @@ std::string shapeName(const Key& k) {
   return s.str();
 }
 
+// Sweep panels: models grouped by family so that no panel holds more than a handful of lines.
+constexpr int kFamilies = 3;
+const char* const kFamilyNames[kFamilies] = {"SRU, its parts and the LSTM",
+                                             "QRNN and rational recurrences",
+                                             "gated convolutions, Self-IRU and others"};
+
+int modelFamily(const std::string& encoder) {
+  if (encoder.rfind("sru", 0) == 0 || encoder == "lstm") return 0;
+  if (encoder == "qrnn" || encoder.rfind("rrnn", 0) == 0 || encoder == "ngram") return 1;
+  return 2;
+}
+
 int findModel(const std::vector<std::string>& encoders, const std::string& name) {
   for (size_t i = 0; i < encoders.size(); ++i)
     if (encoders[i] == name) return static_cast<int>(i);
@@ -115,9 +127,11 @@ void buildSpeedReport(const RunReader& run, Report& report) {
   for (const auto& [key, by_model] : tm.seconds) {
     if (std::get<0>(key) != 0) continue;
     report.heading(3, shapeName(key));
-    MarkdownTable t({"model", "median ms", "10-90% ms", "× SRU"},
-                    {MarkdownTable::Align::Left, MarkdownTable::Align::Right,
-                     MarkdownTable::Align::Right, MarkdownTable::Align::Right});
+    ReportTable t({{"model", ReportTable::Align::Left},
+                   // No "best" mark: the SRU's parts (matmuls, kernel) are not models.
+                   {"median ms"},
+                   {"10-90% ms"},
+                   {"× SRU"}});
     nlohmann::json shape_summary = {{"length", std::get<1>(key)},
                                     {"hidden", std::get<2>(key)},
                                     {"batch", std::get<3>(key)}};
@@ -125,13 +139,17 @@ void buildSpeedReport(const RunReader& run, Report& report) {
       const auto v = values(reps);
       const double ratio = (sru >= 0 && by_model.count(sru)) ? pairedRatio(reps, by_model.at(sru))
                                                              : std::nan("");
-      t.addRow({labels[m], formatNumber(median(v) * 1e3, 4),
+      t.addRow({labels[m], {formatNumber(median(v) * 1e3, 4), median(v) * 1e3},
                 formatNumber(quantile(v, 0.1) * 1e3, 3) + " – " +
                     formatNumber(quantile(v, 0.9) * 1e3, 3),
-                formatNumber(ratio, 3)});
+                {formatNumber(ratio, 3), ratio}});
       shape_summary["median_ms"][labels[m]] = median(v) * 1e3;
     }
-    report.table(t);
+    report.table(t, "speed_l" + std::to_string(std::get<1>(key)) + "_d" +
+                        std::to_string(std::get<2>(key)) + "_batch" + std::to_string(std::get<3>(key)),
+                 "Forward + backward time per layer at " + shapeName(key) + ", median over " +
+                     std::to_string(by_model.begin()->second.size()) +
+                     " repetitions.");
     std::vector<std::string> lines;
     if (sru >= 0 && lstm >= 0 && by_model.count(sru) && by_model.count(lstm)) {
       const double r = pairedRatio(by_model.at(lstm), by_model.at(sru));
@@ -166,16 +184,12 @@ void buildSpeedReport(const RunReader& run, Report& report) {
   report.summary()["main_sizes"] = summary_shapes;
   report.summary()["copy_bandwidth_gbs"] = copy_gbs;
 
-  // Sweeps: how cost grows with sequence length and with batch size.
+  // Sweeps: how cost grows with sequence length and with batch size. Thirteen lines on one panel
+  // cannot be read: one panel per family of models, each beside the SRU.
   for (int s : {1, 2}) {
-    Panel panel;
-    panel.title = s == 1 ? "time vs sequence length" : "time vs batch size";
-    panel.xlabel = s == 1 ? "sequence length l" : "batch size";
-    panel.ylabel = "forward + backward, ms (log scale)";
-    panel.log_y = true;
-    panel.key = "top left";
     std::string fixed_part;
-    std::map<int, Series> series;
+    std::map<int, LineSeries> series;
+    size_t repeats = 0;
     for (const auto& [key, by_model] : tm.seconds) {
       if (std::get<0>(key) != s) continue;
       fixed_part = s == 1 ? "d=" + std::to_string(std::get<2>(key)) + ", batch " +
@@ -183,23 +197,52 @@ void buildSpeedReport(const RunReader& run, Report& report) {
                           : "l=" + std::to_string(std::get<1>(key)) + ", d=" +
                                 std::to_string(std::get<2>(key));
       for (const auto& [m, reps] : by_model) {
-        Series& se = series[m];
+        LineSeries& se = series[m];
         se.title = labels[m];
-        // More models than palette colours: point type and dash tell the repeats apart.
-        se.style = "linespoints pt " + std::to_string(4 + m % 10) + " ps 0.9 lw 2 dt " +
-                   std::to_string(1 + static_cast<int>(m / 7)) + " lc " + paletteColor(m);
         se.x.push_back(static_cast<double>(s == 1 ? std::get<1>(key) : std::get<3>(key)));
         se.y.push_back(median(values(reps)) * 1e3);
+        repeats = std::max(repeats, reps.size());
       }
     }
     if (series.empty()) continue;
-    panel.title += " (" + fixed_part + ")";
-    for (auto& [m, se] : series) panel.series.push_back(se);
     Figure fig;
-    fig.panels.push_back(panel);
-    const std::string file = s == 1 ? "speed_vs_length.png" : "speed_vs_batch.png";
+    for (int family = 0; family < kFamilies; ++family) {
+      Panel panel;
+      panel.title = kFamilyNames[family];
+      panel.x.label = s == 1 ? "sequence length l" : "batch size";
+      panel.x.scale = AxisScale::Log2;
+      panel.y.label = "forward + backward (ms)";
+      panel.y.scale = AxisScale::Log10;
+      int style = 0;
+      for (const auto& [m, se] : series) {
+        if (modelFamily(encoders[m]) != family) continue;
+        LineSeries line = se;
+        line.style = style++;
+        panel.lines.push_back(line);
+      }
+      if (panel.lines.empty()) continue;
+      if (family != 0 && sru >= 0 && series.count(sru)) {
+        LineSeries reference = series.at(sru);
+        reference.title = labels[sru] + " (reference)";
+        reference.reference = true;
+        reference.points = false;
+        panel.lines.push_back(reference);
+      }
+      fig.panels.push_back(panel);
+    }
+    // Stacked, each with its key on the right: the same x axis reads down the column.
+    fig.columns = 1;
+    fig.width = 900;
+    fig.height = 300 * static_cast<int>(fig.panels.size());
+    const std::string stem = s == 1 ? "speed_vs_length" : "speed_vs_batch";
     report.heading(3, s == 1 ? "Sequence-length sweep" : "Batch sweep");
-    report.figure(fig, file, panel.title);
+    report.figure(fig, stem,
+                  std::string("Forward + backward time per layer against ") +
+                      (s == 1 ? "sequence length" : "batch size") + " (" + fixed_part +
+                      "; both axes logarithmic), one panel per family of models with the SRU as "
+                      "the dashed reference; each point the median of " +
+                      std::to_string(repeats) + " timed repetitions of " +
+                      std::to_string(series.size()) + " models run round-robin in one process.");
   }
 }
 

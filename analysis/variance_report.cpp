@@ -1,5 +1,5 @@
-// Report of `exp_variance` (issue 3): seed 000 Appendix A / Figure 6 for a deep SRU and seed
-// 003 Appendix A for a gated-conv stack, from the tables under /variance in log.h5.
+// Report of `exp_variance` (issue 3): Lei et al. (2018) App. A / Figure 6 for a deep SRU and
+// Gehring et al. (2017) App. A for a gated-conv stack, from the tables under /variance in log.h5.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -51,18 +51,32 @@ std::string bLabel(double b) {
   return s.str();
 }
 
-Series constantLine(double y, double x0, double x1, const std::string& title,
-                    const std::string& style) {
-  Series s;
+// A horizontal line over the layers: a derived bound. style < 0: the house reference style.
+LineSeries constantLine(double y, double x0, double x1, const std::string& title, int style = -1) {
+  LineSeries s;
   s.title = title;
   s.x = {x0, x1};
   s.y = {y, y};
-  s.style = style;
+  s.points = false;
+  if (style < 0) {
+    s.reference = true;
+  } else {
+    s.style = style;
+    s.dashed = true;
+  }
   return s;
 }
 
-const char* kBoundStyle = "lines dt 2 lw 1.5 lc rgb 'black'";
-const char* kAlphaBoundStyle = "lines dt 3 lw 1.5 lc rgb '#777777'";
+// "one initialization per curve (seed 1), moments over 2 batches of sequences at each layer"
+std::string samplesText(const RunReader& run, const std::string& group) {
+  std::string seed = run.rootText("seed");
+  std::string text = "one random initialization per curve" + (seed.empty() ? "" : " (seed " + seed + ")");
+  if (const auto b = run.log().attribute(group, "batches"))
+    if (const auto* n = std::get_if<int64_t>(&*b))
+      text += ", moments over " + std::to_string(*n) + " batch" + (*n == 1 ? "" : "es") +
+              " of sequences per point";
+  return text;
+}
 
 std::string inputTitle(const std::string& name) {
   if (name == "iid") return "i.i.d. Gaussian input";
@@ -98,51 +112,53 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
 
   // Figure: one column per b; top Var[c]/Var[x], bottom Var[h]/Var[x].
   Figure fig;
-  fig.title = "SRU at initialization, " + inputTitle(input) +
-              ": per-layer variance ratios (x = the layer's input)";
-  fig.rows = 2;
-  fig.cols = static_cast<int>(biases.size());
-  fig.width = 380 * fig.cols + 100;
-  fig.height = 760;
+  fig.columns = static_cast<int>(biases.size());
+  fig.shared_key = true;
+  fig.width = 250 * fig.columns + 60;
+  fig.height = 620;
   std::vector<Panel> top, bottom;
   for (double b : biases) {
     Panel pc, ph;
     pc.title = "Var[c]/Var[x], " + bLabel(b);
     ph.title = "Var[h]/Var[x], " + bLabel(b);
-    pc.xlabel = ph.xlabel = "layer";
-    pc.key = ph.key = "bottom right";
-    pc.x_range = ph.x_range = std::make_pair(0.5, layers + 0.5);
+    pc.x.label = ph.x.label = "layer";
+    pc.x.integer_ticks = ph.x.integer_ticks = true;
+    pc.y.label = ph.y.label = "variance ratio";
+    pc.y.range = ph.y.range = std::make_pair(0.0, 1.2);
     for (double a : alphas) {
       const Curve c = select(t, "alpha", a, "highway_bias", b);
       if (c.size() == 0) continue;
-      const std::string colour = paletteColor(a > 0 ? 1 : 0);
-      Series sc{a > 0 ? "alpha on" : "alpha off", c["layer"], c["c_over_x"],
-                "linespoints pt 7 ps 0.6 lc " + colour};
-      Series sh{a > 0 ? "alpha on" : "alpha off", c["layer"], c["h_over_x"],
-                "linespoints pt 7 ps 0.6 lc " + colour};
-      pc.series.push_back(sc);
-      ph.series.push_back(sh);
+      const int style = a > 0 ? 1 : 0;
+      LineSeries sc;
+      sc.title = a > 0 ? "alpha on" : "alpha off";
+      sc.x = c["layer"];
+      sc.y = c["c_over_x"];
+      sc.style = style;
+      LineSeries sh = sc;
+      sh.y = c["h_over_x"];
+      pc.lines.push_back(sc);
+      ph.lines.push_back(sh);
     }
-    pc.series.push_back(constantLine(1.0 / 3.0, 0.5, layers + 0.5, "derived bounds 1/3, 1", kBoundStyle));
-    pc.series.push_back(constantLine(1.0, 0.5, layers + 0.5, "", kBoundStyle));
-    pc.y_range = std::make_pair(0.0, 1.2);
+    pc.lines.push_back(constantLine(1.0 / 3.0, 1, layers, "derived bounds (1/3 and 1 for c)"));
+    pc.lines.push_back(constantLine(1.0, 1, layers, ""));
     for (double a : alphas) {
       const Curve c = select(t, "alpha", a, "highway_bias", b);
       if (c.size() == 0) continue;
-      const std::string style = a > 0 ? kAlphaBoundStyle : kBoundStyle;
-      ph.series.push_back(constantLine(c["derived_h_low"][0], 0.5, layers + 0.5,
-                                       a > 0 ? "derived, alpha on" : "derived, alpha off", style));
-      ph.series.push_back(constantLine(c["derived_h_high"][0], 0.5, layers + 0.5, "", style));
+      const int style = a > 0 ? 1 : 0;
+      const std::string title = a > 0 ? "derived h bounds, alpha on" : "derived h bounds, alpha off";
+      ph.lines.push_back(constantLine(c["derived_h_low"][0], 1, layers, title, style));
+      ph.lines.push_back(constantLine(c["derived_h_high"][0], 1, layers, "", style));
     }
-    ph.y_range = std::make_pair(0.0, 1.2);
     top.push_back(pc);
     bottom.push_back(ph);
   }
   fig.panels = top;
   fig.panels.insert(fig.panels.end(), bottom.begin(), bottom.end());
-  report.figure(fig, "variance_" + input + ".png",
-                "Per-layer Var[c]/Var[x] (top) and Var[h]/Var[x] (bottom) for " +
-                    inputTitle(input) + "; dashed: the bounds derived in seed 000 App. A");
+  report.figure(fig, "variance_" + input,
+                "Per-layer Var[c]/Var[x] (top) and Var[h]/Var[x] (bottom) of a " +
+                    std::to_string(static_cast<int>(layers)) + "-layer SRU at initialization for " +
+                    inputTitle(input) + ", one column per highway bias b; dashed: the bounds "
+                    "derived by Lei et al. (2018), App. A; " + samplesText(run, group) + ".");
 
   // Per-layer table at b = 0 (or the first b): measured vs derived.
   const double b0 = std::find(biases.begin(), biases.end(), 0.0) != biases.end() ? 0.0 : biases[0];
@@ -159,29 +175,33 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
     head.push_back("bounds" + tag);
     head.push_back("Var[h_l]/Var[x_1]" + tag);
   }
-  MarkdownTable md(head, std::vector<MarkdownTable::Align>(head.size(), MarkdownTable::Align::Right));
+  ReportTable md = ReportTable::withHeaders(head);
   for (size_t i = 0; i < curves.front().size(); ++i) {
-    std::vector<std::string> row{std::to_string(static_cast<int>(curves.front()["layer"][i])),
-                                 formatWithError(curves.front()["c_over_x"][i],
-                                                 curves.front()["c_over_x_se"][i])};
+    std::vector<ReportTable::Cell> row{
+        {std::to_string(static_cast<int>(curves.front()["layer"][i])), curves.front()["layer"][i]},
+        {formatWithError(curves.front()["c_over_x"][i], curves.front()["c_over_x_se"][i]),
+         curves.front()["c_over_x"][i], curves.front()["c_over_x_se"][i]}};
     for (const auto& c : curves) {
-      row.push_back(formatWithError(c["h_over_x"][i], c["h_over_x_se"][i]));
-      row.push_back(formatNumber(c["derived_h_eq6"][i], 3));
+      row.push_back({formatWithError(c["h_over_x"][i], c["h_over_x_se"][i]), c["h_over_x"][i],
+                     c["h_over_x_se"][i]});
+      row.push_back({formatNumber(c["derived_h_eq6"][i], 3), c["derived_h_eq6"][i]});
       row.push_back("[" + formatNumber(c["derived_h_low"][i], 3) + ", " +
                     formatNumber(c["derived_h_high"][i], 3) + "]");
-      row.push_back(formatNumber(c["h_over_input"][i], 3));
+      row.push_back({formatNumber(c["h_over_input"][i], 3), c["h_over_input"][i]});
     }
     md.addRow(row);
   }
-  report.table(md);
+  report.table(md, "variance_" + input + "_layers",
+               "SRU at initialization, " + inputTitle(input) + ", " + bLabel(b0) +
+                   ": measured (± standard error) and derived variance ratios per layer.");
 
   // Every configuration in one line each.
   report.paragraph("All configurations: first and last layer, and the share of layers whose "
                    "Var[h]/Var[x] lies within the derived bounds (up to 3 standard errors).");
-  MarkdownTable all({"α", "b", "c/x layer 1", "c/x last", "h/x layer 1", "h/x last",
-                     "derived h/x", "layers in bounds", "Var[h_L]/Var[x_1]", "E[r²] layer 1",
-                     "derived E[r²]", "Var[f] layer 1"},
-                    std::vector<MarkdownTable::Align>(12, MarkdownTable::Align::Right));
+  ReportTable all = ReportTable::withHeaders(
+      {"α", "b", "c/x layer 1", "c/x last", "h/x layer 1", "h/x last", "derived h/x",
+       "layers in bounds", "Var[h_L]/Var[x_1]", "E[r²] layer 1", "derived E[r²]",
+       "Var[f] layer 1"});
   nlohmann::json js = nlohmann::json::array();
   for (double a : alphas) {
     for (double b : biases) {
@@ -190,16 +210,18 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
       const size_t last = c.size() - 1;
       const double inside = fractionInside(c["h_over_x"], c["h_over_x_se"],
                                            c["derived_h_low"][0], c["derived_h_high"][0]);
-      all.addRow({a > 0 ? "on" : "off", formatNumber(b, 3),
-                  formatWithError(c["c_over_x"][0], c["c_over_x_se"][0]),
-                  formatWithError(c["c_over_x"][last], c["c_over_x_se"][last]),
-                  formatWithError(c["h_over_x"][0], c["h_over_x_se"][0]),
-                  formatWithError(c["h_over_x"][last], c["h_over_x_se"][last]),
+      const auto withError = [&](const std::string& col, size_t i) {
+        return ReportTable::Cell(formatWithError(c[col][i], c[col + "_se"][i]), c[col][i],
+                                 c[col + "_se"][i]);
+      };
+      const auto number = [&](double v) { return ReportTable::Cell(formatNumber(v, 3), v); };
+      all.addRow({a > 0 ? "on" : "off", {bLabel(b).substr(2), b}, withError("c_over_x", 0),
+                  withError("c_over_x", last), withError("h_over_x", 0), withError("h_over_x", last),
                   "[" + formatNumber(c["derived_h_low"][0], 3) + ", " +
                       formatNumber(c["derived_h_high"][0], 3) + "]",
-                  formatNumber(100 * inside, 3) + "%", formatNumber(c["h_over_input"][last], 3),
-                  formatNumber(c["r_sq_mean"][0], 3), formatNumber(c["derived_r_sq"][0], 3),
-                  formatNumber(c["f_var"][0], 3)});
+                  {formatNumber(100 * inside, 3) + "%", 100 * inside},
+                  number(c["h_over_input"][last]), number(c["r_sq_mean"][0]),
+                  number(c["derived_r_sq"][0]), number(c["f_var"][0])});
       js.push_back({{"alpha", a > 0},
                     {"highway_bias", b},
                     {"c_over_x_layer1", c["c_over_x"][0]},
@@ -212,40 +234,47 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
                     {"layers_within_bounds", inside}});
     }
   }
-  report.table(all);
+  report.table(all, "variance_" + input + "_configurations",
+               "SRU at initialization, " + inputTitle(input) +
+                   ": every configuration, first and last layer, share of layers within the derived bounds.");
   summary[input] = js;
 }
 
 void sruDepthFigure(const RunReader& run, Report& report, const std::vector<std::string>& inputs) {
   Figure fig;
-  fig.title = "Signal through depth: Var[h_l]/Var[input of layer 1] (solid: alpha off, dashed: on)";
-  fig.cols = static_cast<int>(std::min<size_t>(inputs.size(), 2));
-  fig.rows = static_cast<int>((inputs.size() + 1) / 2);
-  fig.width = 1100;
-  fig.height = 420 * fig.rows + 60;
+  fig.shared_key = true;
+  const int columns = gridColumns(inputs.size());
+  const int rows = static_cast<int>((inputs.size() + columns - 1) / columns);
+  fig.width = std::max(560, 380 * columns);
+  fig.height = 300 * rows + 70;
   for (const auto& input : inputs) {
     const Table t = run.log().readTable("/variance/sru/" + input + "/layers");
     Panel p;
     p.title = inputTitle(input);
-    p.xlabel = "layer";
-    p.ylabel = "Var[h_l]/Var[x_1]";
-    p.log_y = true;
-    p.key = "bottom left";
+    p.x.label = "layer l";
+    p.x.integer_ticks = true;
+    p.y.label = "Var[h_l]/Var[x_1]";
+    p.y.scale = AxisScale::Log10;
     const auto biases = distinct(t, "highway_bias", true);
     for (double a : distinct(t, "alpha", false)) {
       for (size_t i = 0; i < biases.size(); ++i) {
         const Curve c = select(t, "alpha", a, "highway_bias", biases[i]);
         if (c.size() == 0) continue;
-        p.series.push_back({bLabel(biases[i]) + (a > 0 ? ", alpha on" : ", alpha off"),
-                            c["layer"], c["h_over_input"],
-                            std::string("linespoints pt 7 ps 0.5 ") + (a > 0 ? "dt 2 " : "") +
-                                "lc " + paletteColor(i)});
+        LineSeries s;
+        s.title = bLabel(biases[i]) + (a > 0 ? ", alpha on" : ", alpha off");
+        s.x = c["layer"];
+        s.y = c["h_over_input"];
+        s.style = static_cast<int>(i);
+        s.dashed = a > 0;
+        p.lines.push_back(s);
       }
     }
     fig.panels.push_back(p);
   }
-  report.figure(fig, "variance_depth.png",
-                "Var[h_l]/Var[x_1] through depth, with and without the scaling correction alpha");
+  report.figure(fig, "variance_depth",
+                "Var[h_l]/Var[x_1] through depth (log scale), one panel per input, with (dashed) "
+                "and without (solid) the scaling correction alpha, one colour per highway bias b; " +
+                    samplesText(run, "/variance/sru/" + inputs.front()) + ".");
 }
 
 void assumptionsParagraph(const RunReader& run, Report& report, const std::vector<std::string>& inputs) {
@@ -280,42 +309,52 @@ void gluSection(const RunReader& run, Report& report) {
   if (!log.exists("/variance/glu/layers")) return;
   const Table t = log.readTable("/variance/glu/layers");
   if (t.rows.empty()) return;
-  report.heading(2, "Gated convolutions: GLU initialization (seed 003 Appendix A)");
+  report.heading(2, "Gated convolutions: GLU initialization (Gehring et al. 2017, App. A)");
   if (const auto d = log.attribute("/variance/glu", "description"))
     if (const auto* s = std::get_if<std::string>(&*d)) report.paragraph("Setup: " + *s + ".");
   const auto retains = distinct(t, "retain", true);
   Figure fig;
-  fig.title = "Gated conv stack at initialization (solid: N(0, sqrt(4p/n)), dashed: naive "
-              "N(0, sqrt(1/n)); thin grey: derived)";
-  fig.cols = 2;
-  fig.width = 1200;
-  fig.height = 520;
+  fig.shared_key = true;
+  fig.width = 900;
+  fig.height = 440;
   Panel fwd, bwd;
   fwd.title = "forward: Var[x_l]/Var[x_1]";
   bwd.title = "backward: Var[dL/dx_l]/Var[dL/dx_out]";
-  fwd.xlabel = bwd.xlabel = "layer (input of block l; last = output)";
-  fwd.log_y = bwd.log_y = true;
-  fwd.key = bwd.key = "bottom left";
-  MarkdownTable md({"init", "p (retain)", "Var[out]/Var[in]", "derived", "Var[grad in]/Var[grad out]",
-                    "derived"},
-                   std::vector<MarkdownTable::Align>(6, MarkdownTable::Align::Right));
+  fwd.x.label = bwd.x.label = "layer l (input of block l; last = output)";
+  fwd.x.integer_ticks = bwd.x.integer_ticks = true;
+  fwd.y.label = bwd.y.label = "variance ratio";
+  fwd.y.scale = bwd.y.scale = AxisScale::Log10;
+  ReportTable md = ReportTable::withHeaders(
+      {"init", "p (retain)", "Var[out]/Var[in]", "derived", "Var[grad in]/Var[grad out]", "derived"});
   nlohmann::json js = nlohmann::json::array();
   for (double naive : {0.0, 1.0}) {
     for (size_t i = 0; i < retains.size(); ++i) {
       const Curve c = select(t, "naive_init", naive, "retain", retains[i]);
       if (c.size() == 0) continue;
-      const std::string name = std::string(naive > 0 ? "naive" : "4p/n") + ", p=" +
-                               formatNumber(retains[i], 2);
-      const std::string style = std::string("linespoints pt 7 ps 0.5 ") +
-                                (naive > 0 ? "dt 2 " : "") + "lc " + paletteColor(i);
-      fwd.series.push_back({name, c["layer"], c["act_ratio"], style});
-      bwd.series.push_back({name, c["layer"], c["grad_ratio"], style});
-      fwd.series.push_back({"", c["layer"], c["derived_act_ratio"], "lines lw 1 lc rgb '#aaaaaa'"});
-      bwd.series.push_back({"", c["layer"], c["derived_grad_ratio"], "lines lw 1 lc rgb '#aaaaaa'"});
+      LineSeries measured;
+      measured.title = std::string(naive > 0 ? "naive N(0, 1/n)" : "N(0, 4p/n)") + ", p=" +
+                       formatNumber(retains[i], 2);
+      measured.x = c["layer"];
+      measured.style = static_cast<int>(i);
+      measured.dashed = naive > 0;
+      LineSeries derived;
+      derived.title = "derived";
+      derived.x = c["layer"];
+      derived.reference = true;
+      derived.points = false;
+      measured.y = c["act_ratio"];
+      derived.y = c["derived_act_ratio"];
+      fwd.lines.push_back(measured);
+      fwd.lines.push_back(derived);
+      measured.y = c["grad_ratio"];
+      derived.y = c["derived_grad_ratio"];
+      bwd.lines.push_back(measured);
+      bwd.lines.push_back(derived);
       const size_t last = c.size() - 1;
-      md.addRow({naive > 0 ? "naive N(0, sqrt(1/n))" : "N(0, sqrt(4p/n))", formatNumber(retains[i], 2),
-                 formatNumber(c["act_ratio"][last], 3), formatNumber(c["derived_act_ratio"][last], 3),
-                 formatNumber(c["grad_ratio"][0], 3), formatNumber(c["derived_grad_ratio"][0], 3)});
+      const auto number = [](double v) { return ReportTable::Cell(formatNumber(v, 3), v); };
+      md.addRow({naive > 0 ? "naive N(0, sqrt(1/n))" : "N(0, sqrt(4p/n))", number(retains[i]),
+                 number(c["act_ratio"][last]), number(c["derived_act_ratio"][last]),
+                 number(c["grad_ratio"][0]), number(c["derived_grad_ratio"][0])});
       js.push_back({{"init", naive > 0 ? "naive" : "glu"},
                     {"retain", retains[i]},
                     {"forward_ratio", c["act_ratio"][last]},
@@ -325,11 +364,15 @@ void gluSection(const RunReader& run, Report& report) {
     }
   }
   fig.panels = {fwd, bwd};
-  report.figure(fig, "variance_glu.png",
-                "Activation (left) and gradient (right) variance through a gated-conv stack");
+  report.figure(fig, "variance_glu",
+                "Activation (left) and gradient (right) variance through a gated-conv stack at "
+                "initialization (log scale): the dropout-aware N(0, 4p/n) initialization of "
+                "Gehring et al. (2017), App. A (solid) against naive N(0, 1/n) (dashed), one colour "
+                "per retain probability p, dark grey dashed: derived; " +
+                    samplesText(run, "/variance/glu") + ".");
   report.paragraph("Whole-stack ratios, measured vs derived (eq. 32-33: a factor n·Var[w]/(4p) "
                    "per block).");
-  report.table(md);
+  report.table(md, "variance_glu_stack", "Gated-conv stack at initialization: whole-stack variance ratios, measured and derived.");
   report.summary()["glu"] = js;
 }
 
@@ -345,7 +388,7 @@ void buildVarianceReport(const RunReader& run, Report& report) {
     return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
   });
   if (!inputs.empty()) {
-    report.heading(2, "SRU: variance through depth at initialization (seed 000 Appendix A, Figure 6)");
+    report.heading(2, "SRU: variance through depth at initialization (Lei et al. 2018, App. A, Figure 6)");
     report.paragraph(
         "For each layer, x is that layer's input (the previous layer's h). Var is the second "
         "moment over steps, sequences and units (every quantity has mean 0 over the random "

@@ -10,7 +10,8 @@ namespace po = boost::program_options;
 int main(int argc, char** argv) {
   std::vector<std::string> runs;
   po::options_description cli(
-      "recurlab_analyze RUN_DIR_OR_LOG [...]: rebuild report.md, figures (PNG) and summary.json "
+      "recurlab_analyze RUN_DIR_OR_LOG [...]: rebuild report.md, figures (PNG, PDF or SVG, gnuplot "
+      "script and data), tables (.tex, .csv) and summary.json "
       "of each run from its log.h5\nOptions");
   cli.add_options()("help,h", "show this help")("list-kinds", "list the report kinds known")(
       "runs", po::value<std::vector<std::string>>(&runs), "run folders or log.h5 files");

@@ -15,19 +15,21 @@ namespace fs = std::filesystem;
 using experiments::Hdf5RunLog;
 
 void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& model, int fold,
-             double test, const std::string& status = "finished") {
-  const std::string g = "/" + dataset + "/" + model + "/folds/" + std::to_string(fold) + "/seeds/0";
+             double test, const std::string& status = "finished", double dev_shift = 0,
+             int seed = 0) {
+  const std::string g = "/" + dataset + "/" + model + "/folds/" + std::to_string(fold) + "/seeds/" +
+                        std::to_string(seed);
   log.createGroup(g);
   log.createTable(g + "/epochs", {"epoch", "train_loss", "train_acc", "dev_acc", "test_acc", "lr",
                                   "seconds", "examples_per_second"});
-  log.appendRow(g + "/epochs", {1, 0.6, 0.7, 0.7, test, 1e-3, 2.0, 100});
-  log.appendRow(g + "/epochs", {2, 0.4, 0.8, 0.8, test, 1e-3, 4.0, 100});
+  log.appendRow(g + "/epochs", {1, 0.6, 0.7, 0.7 + dev_shift, test, 1e-3, 2.0, 100});
+  log.appendRow(g + "/epochs", {2, 0.4, 0.8, 0.8 + dev_shift, test, 1e-3, 4.0, 100});
   for (const auto& [k, v] : std::map<std::string, std::string>{
            {"dataset", dataset}, {"model", model}, {"kind", "final"}, {"stop_reason", "max_epochs"},
            {"config", "{\"encoder\":\"sru\"}"}})
     log.setAttribute(g, k, v);
   for (const auto& [k, v] : std::map<std::string, int64_t>{
-           {"trial", 0}, {"fold", fold}, {"seed_index", 0}, {"epochs", 2}, {"best_epoch", 2}, {"parameters", 1000}})
+           {"trial", 0}, {"fold", fold}, {"seed_index", seed}, {"epochs", 2}, {"best_epoch", 2}, {"parameters", 1000}})
     log.setAttribute(g, k, v);
   log.setAttribute(g, "best_dev_acc", 0.8);
   log.setAttribute(g, "test_acc", test);
@@ -63,6 +65,47 @@ TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
   EXPECT_NE(text.str().find("76.0 ± 1.4"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("76.1"), std::string::npos);  // Kim's CNN-rand on MR beside ours
   EXPECT_NE(text.str().find("1 unit(s) diverged"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
+  const fs::path dir = fs::temp_directory_path() / ("recurlab_cls_figures_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("classification"));
+    addUnit(log, "MR", "sru2", 0, 0.75, "finished", 0.00, 0);
+    addUnit(log, "MR", "sru2", 0, 0.77, "finished", 0.02, 1);
+    addUnit(log, "MR", "cnn", 0, 0.70, "finished", 0.00, 0);
+    addUnit(log, "TREC", "cnn", 0, 0.90, "finished", 0.00, 0);
+  }
+  analyzeRun(dir.string());
+  // The accuracy table in LaTeX: the best of our rows bold per dataset, the papers in italics.
+  const std::string tex = readText(dir / "accuracy.tex");
+  EXPECT_NE(tex.find("sru2 & \\textbf{76.0 $\\pm$ 1.4} & --"), std::string::npos) << tex;
+  EXPECT_NE(tex.find("cnn & 70.0 & \\textbf{90.0}"), std::string::npos) << tex;
+  EXPECT_NE(tex.find("\\textit{Kim CNN-rand (paper)} & \\textit{76.1} & \\textit{91.2}"), std::string::npos) << tex;
+  EXPECT_TRUE(fs::exists(dir / "accuracy.csv"));
+  EXPECT_TRUE(fs::exists(dir / "units.tex"));
+  // Time per epoch: grouped bars labelled with the dataset names.
+  const std::string bars = readText(dir / "time_per_epoch.gp");
+  EXPECT_NE(bars.find("set xtics ('MR' 0, 'TREC' 1)"), std::string::npos) << bars;
+  EXPECT_NE(bars.find("with boxes"), std::string::npos) << bars;
+  // Learning curves: MR sru2 epoch 1 is the mean of 70% and 72% with its standard deviation.
+  const std::string curves = readText(dir / "learning_curves.dat");
+  EXPECT_NE(curves.find("\n1 71 69.58578644 72.41421356\n"), std::string::npos) << curves;
+  EXPECT_NE(curves.find("\n2 81 79.58578644 82.41421356\n"), std::string::npos) << curves;
+  const std::string md = readText(dir / "report.md");
+  EXPECT_NE(md.find("over 1-2 runs per curve (folds × seeds)"), std::string::npos) << md;
+  EXPECT_NE(readText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
   fs::remove_all(dir);
 }
 

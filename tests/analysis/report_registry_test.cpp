@@ -1,3 +1,4 @@
+#include "analysis/figure_renderer.h"
 #include "analysis/report_registry.h"
 
 #include <gtest/gtest.h>
@@ -89,9 +90,19 @@ TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
   EXPECT_NE(md.find("Gated convolutions"), std::string::npos);
   const auto summary = nlohmann::json::parse(readFile(tmp.file("summary.json")));
   EXPECT_DOUBLE_EQ(summary.at("sru").at("iid").at(0).at("c_over_x_layer1").get<double>(), 0.34);
-  if (pngTerminal().empty()) GTEST_SKIP() << "gnuplot not available: figures not checked";
-  for (const char* png : {"variance_iid.png", "variance_depth.png", "variance_glu.png"})
-    EXPECT_GT(fs::file_size(tmp.file(png)), 1000u) << png;
+  // Every table also as LaTeX and CSV beside report.md.
+  for (const char* table : {"environment", "variance_iid_layers", "variance_iid_configurations",
+                            "variance_glu_stack"}) {
+    EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".tex"))) << table;
+    EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".csv"))) << table;
+  }
+  if (figureFormats().empty()) GTEST_SKIP() << "gnuplot not available: figures not checked";
+  const std::string vector_ext = figureFormats().back().extension;
+  for (const char* stem : {"variance_iid", "variance_depth", "variance_glu"}) {
+    EXPECT_GT(fs::file_size(tmp.file(std::string(stem) + ".png")), 1000u) << stem;
+    for (const std::string& ext : {vector_ext, std::string("gp"), std::string("dat")})
+      EXPECT_GT(fs::file_size(tmp.file(std::string(stem) + "." + ext)), 0u) << stem << "." << ext;
+  }
 }
 
 TEST(ReportRegistryTest, MissingRunIsAClearError) {

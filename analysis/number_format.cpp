@@ -1,50 +1,9 @@
-#include "analysis/markdown_table.h"
+#include "analysis/number_format.h"
 
 #include <cmath>
 #include <cstdio>
-#include <stdexcept>
 
 namespace recurlab::analysis {
-
-MarkdownTable::MarkdownTable(std::vector<std::string> headers, std::vector<Align> align)
-    : headers_(std::move(headers)), align_(std::move(align)) {
-  align_.resize(headers_.size(), Align::Left);
-}
-
-void MarkdownTable::addRow(std::vector<std::string> cells) {
-  if (cells.size() != headers_.size())
-    throw std::invalid_argument("MarkdownTable: row has " + std::to_string(cells.size()) +
-                                " cells, the table has " + std::to_string(headers_.size()) +
-                                " columns");
-  rows_.push_back(std::move(cells));
-}
-
-namespace {
-std::string escapeCell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-}  // namespace
-
-std::string MarkdownTable::str() const {
-  std::string out = "|";
-  for (const auto& h : headers_) out += " " + escapeCell(h) + " |";
-  out += "\n|";
-  for (const auto a : align_)
-    out += a == Align::Right ? " ---: |" : a == Align::Center ? " :---: |" : " --- |";
-  out += "\n";
-  for (const auto& row : rows_) {
-    out += "|";
-    for (const auto& c : row) out += " " + escapeCell(c) + " |";
-    out += "\n";
-  }
-  return out;
-}
 
 std::string formatNumber(double value, int significant) {
   if (std::isnan(value)) return "nan";
@@ -72,6 +31,13 @@ std::string formatWithError(double value, double error) {
   const int decimals = place < 0 ? -place : 0;
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.*f ± %.*f", decimals, value, decimals, error);
+  return buf;
+}
+
+std::string formatFixed(double value, int decimals) {
+  if (!std::isfinite(value)) return "–";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
 }
 

@@ -1,0 +1,15 @@
+#pragma once
+// The number formats every report and table uses.
+#include <string>
+
+namespace recurlab::analysis {
+
+// `significant` digits, fixed notation in [1e-3, 1e5), scientific outside; "nan", "inf".
+std::string formatNumber(double value, int significant = 3);
+// "0.334 ± 0.002": the error with 1 significant digit (2 when it starts with 1), the value
+// to the same decimal place.
+std::string formatWithError(double value, double error);
+// Fixed decimals ("76.1"); "–" when not finite.
+std::string formatFixed(double value, int decimals = 1);
+
+}  // namespace recurlab::analysis
