@@ -18,7 +18,7 @@
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/classifier_trainer.h"
 #include "models/registry.h"
-#include "models/text_classifier.h"
+#include "models/heads/text_classifier.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -259,10 +259,9 @@ ClassificationRunReport ClassificationExperiment::run(Hdf5RunLog& log, const std
     head.embed_dropout = train.embed_dropout;
     head.dropout = train.dropout;
     head.pretrained = embedding.pretrained;
-    const std::string pooling = unit_json.value("pooling", "auto");
-    if (pooling == "last") head.pooling = models::Pooling::Last;
-    if (pooling == "mean") head.pooling = models::Pooling::Mean;
-    if (pooling == "max") head.pooling = models::Pooling::Max;
+    head.pooling = models::choosePooling(unit_json.value("pooling", "auto"),
+                                         unit_json.at("encoder").get<std::string>(),
+                                         unit_json.at("model"));
     models::TextClassifier model(head, encoder);
     int64_t parameters = 0;
     for (const auto& p : model->parameters())
