@@ -17,9 +17,13 @@ using torch::Tensor;
 constexpr const char* kName = "n-gram recurrence";
 
 // The argument checks of the kernel that will run, before the tensors cross the Function.
-void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad, const NgramRecurrenceOptions& opt) {
+void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
+                 const NgramRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return checkNgramRecurrenceCudaInputs(u, c0, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName)) {
+    checkNgramRecurrenceCudaInputs(u, c0, mask_pad, opt);
+    return;
+  }
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -28,7 +32,8 @@ void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad, cons
 
 }  // namespace
 
-NgramForwardResult ngramRecurrenceForward(const Tensor& u, const Tensor& c0, const Tensor& mask_pad, const NgramRecurrenceOptions& opt) {
+NgramForwardResult ngramRecurrenceForward(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
+                                          const NgramRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName)) return ngramRecurrenceCudaForward(u, c0, mask_pad, opt);
 #else
@@ -37,9 +42,13 @@ NgramForwardResult ngramRecurrenceForward(const Tensor& u, const Tensor& c0, con
   return ngramRecurrenceCpuForward(u, c0, mask_pad, opt);
 }
 
-NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c, const Tensor& u, const Tensor& c0, const Tensor& c, const Tensor& mask_pad, const NgramRecurrenceOptions& opt) {
+NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c,
+                                            const Tensor& u, const Tensor& c0, const Tensor& c,
+                                            const Tensor& mask_pad,
+                                            const NgramRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return ngramRecurrenceCudaBackward(grad_h, grad_last_c, u, c0, c, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName))
+    return ngramRecurrenceCudaBackward(grad_h, grad_last_c, u, c0, c, mask_pad, opt);
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -71,7 +80,8 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
     const NgramRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
                                      ctx->saved_data["n"].toInt(),
                                      ctx->saved_data["output_gate"].toBool()};
-    NgramBackwardResult g = ngramRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], opt);
+    NgramBackwardResult g =
+        ngramRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
   }
@@ -83,8 +93,8 @@ std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Ten
                                     const NgramRecurrenceOptions& opt) {
   checkInputs(u, c0, mask_pad, opt);
   return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
-                                        detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,
-                                        opt.output_gate);
+                                        detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,
+                                        opt.n, opt.output_gate);
 }
 
 }  // namespace recurlab::kernels

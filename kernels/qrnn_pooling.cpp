@@ -17,9 +17,13 @@ using torch::Tensor;
 constexpr const char* kName = "QRNN pooling";
 
 // The argument checks of the kernel that will run, before the tensors cross the Function.
-void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& mask_pad,
+                 const QrnnPoolingOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return checkQrnnPoolingCudaInputs(u, c0, zoneout, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName)) {
+    checkQrnnPoolingCudaInputs(u, c0, zoneout, mask_pad, opt);
+    return;
+  }
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -28,7 +32,9 @@ void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const
 
 }  // namespace
 
-QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u, const Tensor& c0,
+                                            const Tensor& zoneout, const Tensor& mask_pad,
+                                            const QrnnPoolingOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName)) return qrnnPoolingCudaForward(u, c0, zoneout, mask_pad, opt);
 #else
@@ -37,9 +43,13 @@ QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u, const Tensor& c0, c
   return qrnnPoolingCpuForward(u, c0, zoneout, mask_pad, opt);
 }
 
-QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h, const Tensor& grad_last_c, const Tensor& u, const Tensor& c0, const Tensor& c, const Tensor& zoneout, const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h, const Tensor& grad_last_c,
+                                              const Tensor& u, const Tensor& c0, const Tensor& c,
+                                              const Tensor& zoneout, const Tensor& mask_pad,
+                                              const QrnnPoolingOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return qrnnPoolingCudaBackward(grad_h, grad_last_c, u, c0, c, zoneout, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName))
+    return qrnnPoolingCudaBackward(grad_h, grad_last_c, u, c0, c, zoneout, mask_pad, opt);
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -82,10 +92,9 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
 std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
                                 const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
   checkInputs(u, c0, zoneout, mask_pad, opt);
-  return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
-                                    detail::undefinedAsEmpty(zoneout, u),
-                                    detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,
-                                    opt.output_gate);
+  return QrnnPoolingFunction::apply(
+      u, detail::undefinedAsEmpty(c0, u), detail::undefinedAsEmpty(zoneout, u),
+      detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.output_gate);
 }
 
 }  // namespace recurlab::kernels

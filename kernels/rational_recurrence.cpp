@@ -17,9 +17,13 @@ using torch::Tensor;
 constexpr const char* kName = "rational recurrence";
 
 // The argument checks of the kernel that will run, before the tensors cross the Function.
-void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& mask_pad, const RationalRecurrenceOptions& opt) {
+void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& mask_pad,
+                 const RationalRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return checkRationalRecurrenceCudaInputs(u, weight, c0, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName)) {
+    checkRationalRecurrenceCudaInputs(u, weight, c0, mask_pad, opt);
+    return;
+  }
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -28,18 +32,26 @@ void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const 
 
 }  // namespace
 
-RationalForwardResult rationalRecurrenceForward(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& mask_pad, const RationalRecurrenceOptions& opt) {
+RationalForwardResult rationalRecurrenceForward(const Tensor& u, const Tensor& weight,
+                                                const Tensor& c0, const Tensor& mask_pad,
+                                                const RationalRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return rationalRecurrenceCudaForward(u, weight, c0, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName))
+    return rationalRecurrenceCudaForward(u, weight, c0, mask_pad, opt);
 #else
   detail::runsOnCuda(u, kName);
 #endif
   return rationalRecurrenceCpuForward(u, weight, c0, mask_pad, opt);
 }
 
-RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c, const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& c, const Tensor& mask_pad, const RationalRecurrenceOptions& opt) {
+RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c,
+                                                  const Tensor& u, const Tensor& weight,
+                                                  const Tensor& c0, const Tensor& c,
+                                                  const Tensor& mask_pad,
+                                                  const RationalRecurrenceOptions& opt) {
 #ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return rationalRecurrenceCudaBackward(grad_h, grad_last_c, u, weight, c0, c, mask_pad, opt);
+  if (detail::runsOnCuda(u, kName))
+    return rationalRecurrenceCudaBackward(grad_h, grad_last_c, u, weight, c0, c, mask_pad, opt);
 #else
   detail::runsOnCuda(u, kName);
 #endif
@@ -48,8 +60,7 @@ RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Te
 
 namespace {
 
-class RationalRecurrenceFunction
-    : public torch::autograd::Function<RationalRecurrenceFunction> {
+class RationalRecurrenceFunction : public torch::autograd::Function<RationalRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
                                                 Tensor weight, Tensor c0, Tensor mask_pad,
@@ -81,8 +92,9 @@ class RationalRecurrenceFunction
     RationalBackwardResult g =
         rationalRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,  g.grad_weight, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(),
-            Tensor(), Tensor(),      Tensor()};
+    return {g.grad_u, g.grad_weight, c0_defined ? g.grad_c0 : Tensor(),
+            Tensor(), Tensor(),      Tensor(),
+            Tensor(), Tensor()};
   }
 };
 

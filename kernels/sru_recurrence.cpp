@@ -51,10 +51,9 @@ namespace {
 class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor x, Tensor weight_c, Tensor bias,
-                                                Tensor c0, Tensor mask_c, Tensor mask_pad,
-                                                int64_t hidden_size, bool bidirectional,
-                                                int64_t skip, double alpha) {
+                                                Tensor x, Tensor weight_c, Tensor bias, Tensor c0,
+                                                Tensor mask_c, Tensor mask_pad, int64_t hidden_size,
+                                                bool bidirectional, int64_t skip, double alpha) {
     SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
     x = detail::emptyAsUndefined(x);
     c0 = detail::emptyAsUndefined(c0);
@@ -73,19 +72,17 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
-    SruRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                             ctx->saved_data["bidirectional"].toBool(),
-                             static_cast<SruSkip>(ctx->saved_data["skip"].toInt()),
-                             ctx->saved_data["alpha"].toDouble()};
+    SruRecurrenceOptions opt{
+        ctx->saved_data["hidden_size"].toInt(), ctx->saved_data["bidirectional"].toBool(),
+        static_cast<SruSkip>(ctx->saved_data["skip"].toInt()), ctx->saved_data["alpha"].toDouble()};
     SruBackwardResult g = sruRecurrenceBackward(
         grads[0], grads[1], saved[0], detail::emptyAsUndefined(saved[1]), saved[2], saved[3],
         detail::emptyAsUndefined(saved[4]), saved[5], detail::emptyAsUndefined(saved[6]),
         detail::emptyAsUndefined(saved[7]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,   g.grad_x,   g.grad_weight_c, g.grad_bias,
-            c0_defined ? g.grad_c0 : Tensor(),
-            Tensor(),   Tensor(),   Tensor(),        Tensor(),
-            Tensor(),   Tensor()};
+    return {g.grad_u, g.grad_x, g.grad_weight_c, g.grad_bias, c0_defined ? g.grad_c0 : Tensor(),
+            Tensor(), Tensor(), Tensor(),        Tensor(),    Tensor(),
+            Tensor()};
   }
 };
 
@@ -97,12 +94,10 @@ std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor
   detail::runsOnCuda(u, kName);  // names the op for a tensor on no supported device
   checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
-  return SruRecurrenceFunction::apply(u, detail::undefinedAsEmpty(skip_x, u), weight_c, bias,
-                                      detail::undefinedAsEmpty(c0, u),
-                                      detail::undefinedAsEmpty(mask_c, u),
-                                      detail::undefinedAsEmpty(mask_pad, u).to(torch::kBool),
-                                      opt.hidden_size, opt.bidirectional,
-                                      static_cast<int64_t>(opt.skip), opt.alpha);
+  return SruRecurrenceFunction::apply(
+      u, detail::undefinedAsEmpty(skip_x, u), weight_c, bias, detail::undefinedAsEmpty(c0, u),
+      detail::undefinedAsEmpty(mask_c, u), detail::undefinedAsEmpty(mask_pad, u).to(torch::kBool),
+      opt.hidden_size, opt.bidirectional, static_cast<int64_t>(opt.skip), opt.alpha);
 }
 
 }  // namespace recurlab::kernels

@@ -46,14 +46,17 @@ void registerRational(const std::string& name, const std::string& what,
 void registerRationalEncoders() {
   using kernels::RationalPattern;
   using kernels::Semiring;
-  registerRational("rrnn_b", "RRNN(B), Peng et al. (2018), eq. 23", RationalPattern::B, Semiring::PlusTimes);
+  registerRational("rrnn_b", "RRNN(B), Peng et al. (2018), eq. 23", RationalPattern::B,
+                   Semiring::PlusTimes);
   registerRational("rrnn_bmp", "RRNN(B)m+ (max-plus semiring), Peng et al. (2018), eq. 24",
                    RationalPattern::B, Semiring::MaxPlus);
-  registerRational("rrnn_c", "RRNN(C), Peng et al. (2018), eq. 25", RationalPattern::C, Semiring::PlusTimes);
+  registerRational("rrnn_c", "RRNN(C), Peng et al. (2018), eq. 25", RationalPattern::C,
+                   Semiring::PlusTimes);
   registerRational("rrnn_f", "RRNN(F), Peng et al. (2018), eq. 26 (26g fixed)", RationalPattern::F,
                    Semiring::PlusTimes);
   registerEncoder(
-      "ngram", "n-gram RCNN, Peng et al. (2018), Prop. 12; keys: n (1-4), layers, hidden, output_gate, "
+      "ngram",
+      "n-gram RCNN, Peng et al. (2018), Prop. 12; keys: n (1-4), layers, hidden, output_gate, "
       "dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'ngram'");

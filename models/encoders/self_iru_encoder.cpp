@@ -11,8 +11,9 @@ namespace recurlab::models {
 
 void registerSelfIruEncoders() {
   registerEncoder(
-      "self_iru", "Self-IRU stack (Zhang et al., 2021), 2^(depth+1)-1 cells per layer; keys: depth, "
-                  "layers, hidden, dropout, rnn_dropout",
+      "self_iru",
+      "Self-IRU stack (Zhang et al., 2021), 2^(depth+1)-1 cells per layer; keys: depth, layers, "
+      "hidden, dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'self_iru'");
         RecurrentStackOptions s;

@@ -20,7 +20,9 @@ namespace {
 
 using torch::indexing::Slice;
 
-constexpr int64_t L = 6, B = 3, IN = 4, H = 5;
+// Ten steps: a 2-layer 4-gram RCNN outputs zeros for its first 6 steps (each order needs one
+// more step), and later steps must show what the early ones carried.
+constexpr int64_t L = 10, B = 3, IN = 4, H = 5;
 
 struct CausalCase {
   std::string label;  // test name suffix
@@ -105,7 +107,8 @@ TEST_P(IncrementalEncoding, StepByStepEqualsWholeSequence) {
     b.pop_back();
     ASSERT_EQ(sa->tensors.size(), sb->tensors.size());
     ASSERT_EQ(sa->children.size(), sb->children.size());
-    for (size_t i = 0; i < sa->tensors.size(); ++i) expectClose(sa->tensors[i], sb->tensors[i], "state");
+    for (size_t i = 0; i < sa->tensors.size(); ++i)
+      expectClose(sa->tensors[i], sb->tensors[i], "state");
     for (size_t i = 0; i < sa->children.size(); ++i) {
       a.push_back(&sa->children[i]);
       b.push_back(&sb->children[i]);
@@ -212,7 +215,8 @@ TEST(IncrementalEncodingTransformerLayer, StepByStepAndSegmentsEqualWholeSequenc
     expectClose(two.features.slice(1, 1, B), whole.slice(0, 4, L).slice(1, 1, B), "rows 1-2");
     const torch::Tensor row0 = torch::cat({x.index({Slice(0, 2), Slice(0, 1)}),
                                            x.index({Slice(4, L), Slice(0, 1)})});
-    expectClose(two.features.slice(1, 0, 1), layer->forward(row0).slice(0, 2, 2 + L - 4), "row 0");
+    expectClose(two.features.slice(1, 0, 1), layer->forward(row0).slice(0, 2, 2 + L - 4),
+                "row 0");
     // Later inputs do not change earlier features.
     torch::Tensor changed = x.clone();
     changed.slice(0, 3, L).add_(1.0);
@@ -243,13 +247,15 @@ TEST(IncrementalEncodingCoverage, NonCausalEncodersLookAhead) {
     torch::NoGradGuard no_grad;
     const torch::Tensor x = torch::randn({L, B, IN});
     torch::Tensor changed = x.clone();
-    changed[L - 1].add_(1.0);
-    EXPECT_FALSE(torch::equal(enc->encode(x, {}).select(0, 0), enc->encode(changed, {}).select(0, 0)));
+    changed[1].add_(1.0);  // the next step: inside every window, centred or not
+    EXPECT_FALSE(torch::equal(enc->encode(x, {}).select(0, 0),
+                              enc->encode(changed, {}).select(0, 0)));
   }
   SequenceState some;
   some.tensors.push_back(torch::zeros({B, 1}));
-  EXPECT_THROW(makeEncoder("cnn", nlohmann::json::object(), IN)->encode(torch::randn({L, B, IN}), {}, some),
-               c10::Error);
+  EXPECT_THROW(
+      makeEncoder("cnn", nlohmann::json::object(), IN)->encode(torch::randn({L, B, IN}), {}, some),
+      c10::Error);
   EXPECT_THROW(makeEncoder("gated_conv", nlohmann::json::object(), IN)
                    ->encode(torch::randn({L, B, IN}), {}, SequenceState{{}, {some, some}}),
                c10::Error);
