@@ -161,6 +161,19 @@ TEST_P(IncrementalEncoding, PaddedSegmentHandsOnTheStateOfItsRealSteps) {
   }
 }
 
+// A decoder's beam search reorders hypotheses between steps: a state reordered along the
+// batch continues each row as the reordered rows would.
+TEST_P(IncrementalEncoding, ReorderedStateFollowsItsRows) {
+  auto enc = buildInDouble(GetParam());
+  torch::NoGradGuard no_grad;
+  const torch::Tensor x1 = randomInput(3, B, 6), x2 = randomInput(2, B, 7);
+  const torch::Tensor order = torch::tensor({2, 0, 1}, torch::kLong);
+  const SequenceState state = enc->encode(x1, {}, {}).state;
+  const torch::Tensor got = enc->encode(x2, {}, state.indexSelect(order)).features;
+  const SequenceState want_state = enc->encode(x1.index_select(1, order), {}, {}).state;
+  expectClose(got, enc->encode(x2, {}, want_state).features, "features");
+}
+
 TEST_P(IncrementalEncoding, NeverLooksAhead) {
   auto enc = buildInDouble(GetParam());
   torch::NoGradGuard no_grad;
