@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "models/builtin_encoders.h"
+#include "models/encoders/builtin_encoders.h"
 
 namespace recurlab::models {
 namespace {

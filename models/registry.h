@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/sequence_encoder.h"
+#include "models/encoders/sequence_encoder.h"
 
 namespace recurlab::models {
 

@@ -91,12 +91,12 @@ if [[ $glue -eq 1 ]]; then
   for src in "$root"/tests/kernels/cuda/*.cpp; do
     if grep -q '^#include <c10/cuda/' "$src"; then cuda_only_tests+=("$src"); fi
   done
-  # The CPU kernels' dispatch to their CUDA twins is compiled only with RECURLAB_WITH_CUDA too.
-  cpu_dispatch=()
-  for src in "$root"/kernels/cpu/*.cpp; do
-    if grep -q 'RECURLAB_WITH_CUDA' "$src"; then cpu_dispatch+=("$src"); fi
+  # The ops' dispatch by device (kernels/*.cpp) reaches the CUDA glue only with RECURLAB_WITH_CUDA.
+  op_dispatch=()
+  for src in "$root"/kernels/*.cpp "$root"/kernels/cpu/*.cpp; do
+    if grep -q 'RECURLAB_WITH_CUDA' "$src"; then op_dispatch+=("$src"); fi
   done
-  for src in "$root"/kernels/cuda/*.cpp "${cuda_only_tests[@]}" "${cpu_dispatch[@]}"; do
+  for src in "$root"/kernels/cuda/*.cpp "${cuda_only_tests[@]}" "${op_dispatch[@]}"; do
     name=${src#"$root"/}; name=${name//\//_}
     run "$name" "$cxx" -std=c++17 -fsyntax-only -fopenmp-simd -Wall -Wextra -Werror -DRECURLAB_WITH_CUDA \
       -I"$root" "${include_flags[@]}" -isystem "$work/stub" -isystem "$cuda_include" "$src"

@@ -12,7 +12,7 @@
 #include "experiments/classification/classifier_training.h"
 #include "experiments/search/seed_sequence.h"
 #include "models/registry.h"
-#include "models/text_classifier.h"
+#include "models/heads/text_classifier.h"
 
 namespace recurlab::experiments {
 
@@ -132,10 +132,9 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   head.dropout = head_options.dropout;
   head.pretrained = embedding.pretrained;
   head.sparse_gradients = head_options.sparse_embedding;
-  const std::string pooling = unit_json.value("pooling", "auto");
-  if (pooling == "last") head.pooling = models::Pooling::Last;
-  if (pooling == "mean") head.pooling = models::Pooling::Mean;
-  if (pooling == "max") head.pooling = models::Pooling::Max;
+  head.pooling = models::choosePooling(unit_json.value("pooling", "auto"),
+                                       unit_json.at("encoder").get<std::string>(),
+                                       unit_json.at("model"));
   models::TextClassifier model(head, encoder);
   int64_t parameters = 0;
   for (const auto& p : model->parameters())

@@ -7,7 +7,7 @@
 
 #include "experiments/data/sentence_batches.h"
 #include "experiments/training/trainer.h"
-#include "models/text_classifier.h"
+#include "models/heads/text_classifier.h"
 
 namespace recurlab::experiments {
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/sru_recurrence.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "experiments/variance/variance_study_options.h"
-#include "models/gated_conv_block.h"
+#include "models/layers/gated_conv_block.h"
 
 namespace recurlab::experiments {
 

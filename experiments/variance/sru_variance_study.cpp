@@ -8,8 +8,8 @@
 
 #include "experiments/log/hdf5_run_log.h"
 #include "experiments/variance/variance_inputs.h"
-#include "kernels/cpu/sru_recurrence.h"
-#include "models/sru.h"
+#include "kernels/sru_recurrence.h"
+#include "models/layers/sru.h"
 
 namespace recurlab::experiments {
 

@@ -49,14 +49,6 @@ void checkPadMask(const char* kernel, const at::Tensor& mask_pad, int64_t L, int
 
 at::Tensor contiguousOrUndefined(const at::Tensor& t) { return t.defined() ? t.contiguous() : t; }
 
-at::Tensor undefinedAsEmpty(const at::Tensor& t, const at::Tensor& like) {
-  return t.defined() ? t : at::empty({0}, like.options().requires_grad(false));
-}
-
-at::Tensor emptyAsUndefined(const at::Tensor& t) {
-  return (t.defined() && t.dim() == 1 && t.size(0) == 0) ? at::Tensor() : t;
-}
-
 at::Tensor padAsBytes(const at::Tensor& mask_pad) {
   return mask_pad.defined() ? mask_pad.to(torch::kUInt8).contiguous() : mask_pad;
 }

@@ -56,11 +56,6 @@ void checkPadMask(const char* kernel, const at::Tensor& mask_pad, int64_t L, int
 at::Tensor contiguousOrUndefined(const at::Tensor& t);
 at::Tensor padAsBytes(const at::Tensor& mask_pad);  // uint8 contiguous, or undefined
 
-// LibTorch 1.13's autograd::Function cannot take undefined tensors as inputs (it records a
-// device for each): the wrappers pass an empty (0) tensor instead and map it back.
-at::Tensor undefinedAsEmpty(const at::Tensor& t, const at::Tensor& like);
-at::Tensor emptyAsUndefined(const at::Tensor& t);
-
 template <typename T>
 inline const T* dataOrNull(const at::Tensor& t) {
   return t.defined() ? t.data_ptr<T>() : nullptr;

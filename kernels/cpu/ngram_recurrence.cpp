@@ -1,8 +1,5 @@
 #include "kernels/cpu/ngram_recurrence.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/ngram_recurrence.h"
-#endif
 
 #include <torch/torch.h>
 
@@ -206,7 +203,7 @@ void checkNgramRecurrenceInputs(const Tensor& u, const Tensor& c0, const Tensor&
   detail::checkPadMask(kName, mask_pad, L, B);
 }
 
-NgramForwardResult ngramRecurrenceForward(const Tensor& u_in, const Tensor& c0_in,
+NgramForwardResult ngramRecurrenceCpuForward(const Tensor& u_in, const Tensor& c0_in,
                                           const Tensor& mask_pad,
                                           const NgramRecurrenceOptions& opt) {
   checkNgramRecurrenceInputs(u_in, c0_in, mask_pad, opt);
@@ -228,7 +225,7 @@ NgramForwardResult ngramRecurrenceForward(const Tensor& u_in, const Tensor& c0_i
   return res;
 }
 
-NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h_in,
+NgramBackwardResult ngramRecurrenceCpuBackward(const Tensor& grad_h_in,
                                             const Tensor& grad_last_c_in, const Tensor& u_in,
                                             const Tensor& c0_in, const Tensor& c_in,
                                             const Tensor& mask_pad,
@@ -252,50 +249,6 @@ NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h_in,
     });
   });
   return res;
-}
-
-namespace {
-
-class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrenceFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor c0, Tensor mask_pad, int64_t hidden_size,
-                                                int64_t n, bool output_gate) {
-    c0 = detail::emptyAsUndefined(c0);
-    mask_pad = detail::emptyAsUndefined(mask_pad);
-    const NgramRecurrenceOptions opt{hidden_size, n, output_gate};
-    NgramForwardResult res = ngramRecurrenceForward(u, c0, mask_pad, opt);
-    ctx->save_for_backward({u, c0, res.c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["n"] = n;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const NgramRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                                     ctx->saved_data["n"].toInt(),
-                                     ctx->saved_data["output_gate"].toBool()};
-    NgramBackwardResult g = ngramRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
-                                    const NgramRecurrenceOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (u.defined() && u.is_cuda()) return ngramRecurrenceCuda(u, c0, mask_pad, opt);
-#endif
-  checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
-  return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
-                                        detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, opt.n,
-                                        opt.output_gate);
 }
 
 std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,

@@ -1,61 +1,29 @@
 #pragma once
-// The n-gram RCNN recurrence of seed 002 Proposition 12 (n = 1..4), fused on the CPU:
-//   f = σ(u_f),  w_j = (1 - f) ⊙ u_zj                      (φ = f, μ_j = w_j)
-//   c^(0) ≡ 1,   c^(j)_t = f ⊙ c^(j)_{t-1} + c^(j-1)_{t-1} ⊙ w_j,   j = 1..n
-//   h_t = tanh(o ⊙ c^(n)_t), o = σ(u_o), with the output gate; tanh(c^(n)_t) without it.
-// c^(n) is the forward algorithm of the (n+1)-state WFSA of Prop. 12. n = 1 is RRNN(B).
-//
-// Layout, time-major:
-//   u         (L, B, d·k)  per-unit interleaved pre-activations [z1, ..., zn, f, (o)],
-//                          k = n + 1 (+1 with the gate); gate biases added by the layer
-//   c0        (B, n·d)     initial states [c^(1) | ... | c^(n)], or undefined for zeros
-//   mask_pad  (L, B)       bool/uint8, nonzero = pad step (states carried, h = 0), or undefined
-// float32 and float64. No parameters: gradients go to u and c0 only.
+// The CPU implementation of the n-gram recurrence (kernels/ngram_recurrence.h: layouts, options,
+// the differentiable op): fused loops over time, at::parallel_for over columns.
 #include <ATen/core/Tensor.h>
 
-#include <cstdint>
 #include <vector>
 
+#include "kernels/ngram_recurrence.h"
+
 namespace recurlab::kernels {
-
-struct NgramRecurrenceOptions {
-  int64_t hidden_size = 0;  // d
-  int64_t n = 2;            // 1..4
-  bool output_gate = false;
-
-  int64_t numMatrices() const { return n + 1 + (output_gate ? 1 : 0); }
-};
-
-struct NgramForwardResult {
-  at::Tensor h;       // (L, B, d)
-  at::Tensor c;       // (L, B, n·d), every state [c^(1) | ... | c^(n)] (saved for backward)
-  at::Tensor last_c;  // (B, n·d)
-};
-
-struct NgramBackwardResult {
-  at::Tensor grad_u;   // (L, B, d·k)
-  at::Tensor grad_c0;  // (B, n·d)
-};
 
 // Throws c10::Error naming the offending tensor, its shape and what was expected.
 void checkNgramRecurrenceInputs(const at::Tensor& u, const at::Tensor& c0,
                                 const at::Tensor& mask_pad, const NgramRecurrenceOptions& opt);
 
-// Raw kernels, no autograd. grad_h / grad_last_c may be undefined (zero).
-NgramForwardResult ngramRecurrenceForward(const at::Tensor& u, const at::Tensor& c0,
+// Raw CPU kernels, no autograd (callers use the device-dispatching ones of
+// kernels/ngram_recurrence.h).
+NgramForwardResult ngramRecurrenceCpuForward(const at::Tensor& u, const at::Tensor& c0,
                                           const at::Tensor& mask_pad,
                                           const NgramRecurrenceOptions& opt);
 
-NgramBackwardResult ngramRecurrenceBackward(const at::Tensor& grad_h,
+NgramBackwardResult ngramRecurrenceCpuBackward(const at::Tensor& grad_h,
                                             const at::Tensor& grad_last_c, const at::Tensor& u,
                                             const at::Tensor& c0, const at::Tensor& c,
                                             const at::Tensor& mask_pad,
                                             const NgramRecurrenceOptions& opt);
-
-// Differentiable fused recurrence. Returns {h, last_c}; gradients flow to u and c0.
-std::vector<at::Tensor> ngramRecurrence(const at::Tensor& u, const at::Tensor& c0,
-                                        const at::Tensor& mask_pad,
-                                        const NgramRecurrenceOptions& opt);
 
 // Naive reference: a loop over time with plain tensor ops and autograd. For tests.
 std::vector<at::Tensor> ngramRecurrenceReference(const at::Tensor& u, const at::Tensor& c0,

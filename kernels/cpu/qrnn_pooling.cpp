@@ -1,8 +1,5 @@
 #include "kernels/cpu/qrnn_pooling.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/qrnn_pooling.h"
-#endif
 
 #include <torch/torch.h>
 
@@ -180,7 +177,7 @@ void checkQrnnPoolingInputs(const Tensor& u, const Tensor& c0, const Tensor& zon
   detail::checkPadMask(kName, mask_pad, L, B);
 }
 
-QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u_in, const Tensor& c0_in,
+QrnnPoolingForwardResult qrnnPoolingCpuForward(const Tensor& u_in, const Tensor& c0_in,
                                             const Tensor& zoneout_in, const Tensor& mask_pad,
                                             const QrnnPoolingOptions& opt) {
   checkQrnnPoolingInputs(u_in, c0_in, zoneout_in, mask_pad, opt);
@@ -203,7 +200,7 @@ QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u_in, const Tensor& c0
   return res;
 }
 
-QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h_in,
+QrnnPoolingBackwardResult qrnnPoolingCpuBackward(const Tensor& grad_h_in,
                                               const Tensor& grad_last_c_in, const Tensor& u_in,
                                               const Tensor& c0_in, const Tensor& c_in,
                                               const Tensor& zoneout_in, const Tensor& mask_pad,
@@ -228,51 +225,6 @@ QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h_in,
     });
   });
   return res;
-}
-
-namespace {
-
-class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor c0, Tensor zoneout, Tensor mask_pad,
-                                                int64_t hidden_size, bool output_gate) {
-    c0 = detail::emptyAsUndefined(c0);
-    zoneout = detail::emptyAsUndefined(zoneout);
-    mask_pad = detail::emptyAsUndefined(mask_pad);
-    const QrnnPoolingOptions opt{hidden_size, output_gate};
-    QrnnPoolingForwardResult res = qrnnPoolingForward(u, c0, zoneout, mask_pad, opt);
-    ctx->save_for_backward({u, c0, res.c, zoneout, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const QrnnPoolingOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                                 ctx->saved_data["output_gate"].toBool()};
-    QrnnPoolingBackwardResult g =
-        qrnnPoolingBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
-                                const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (u.defined() && u.is_cuda()) return qrnnPoolingCuda(u, c0, zoneout, mask_pad, opt);
-#endif
-  checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
-  return QrnnPoolingFunction::apply(u, detail::undefinedAsEmpty(c0, u),
-                                    detail::undefinedAsEmpty(zoneout, u),
-                                    detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,
-                                    opt.output_gate);
 }
 
 std::vector<Tensor> qrnnPoolingReference(const Tensor& u, const Tensor& c0,

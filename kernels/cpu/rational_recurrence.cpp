@@ -1,8 +1,5 @@
 #include "kernels/cpu/rational_recurrence.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/rational_recurrence.h"
-#endif
 
 #include <torch/torch.h>
 
@@ -396,7 +393,7 @@ void checkRationalRecurrenceInputs(const Tensor& u, const Tensor& weight, const 
   detail::checkPadMask(kName, mask_pad, L, B);
 }
 
-RationalForwardResult rationalRecurrenceForward(const Tensor& u_in, const Tensor& weight_in,
+RationalForwardResult rationalRecurrenceCpuForward(const Tensor& u_in, const Tensor& weight_in,
                                                 const Tensor& c0_in, const Tensor& mask_pad,
                                                 const RationalRecurrenceOptions& opt) {
   checkRationalRecurrenceInputs(u_in, weight_in, c0_in, mask_pad, opt);
@@ -421,7 +418,7 @@ RationalForwardResult rationalRecurrenceForward(const Tensor& u_in, const Tensor
   return res;
 }
 
-RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h_in,
+RationalBackwardResult rationalRecurrenceCpuBackward(const Tensor& grad_h_in,
                                                   const Tensor& grad_last_c_in,
                                                   const Tensor& u_in, const Tensor& weight_in,
                                                   const Tensor& c0_in, const Tensor& c_in,
@@ -469,61 +466,6 @@ RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h_in,
     res.grad_weight = param.to(u.scalar_type());
   }
   return res;
-}
-
-namespace {
-
-class RationalRecurrenceFunction
-    : public torch::autograd::Function<RationalRecurrenceFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor weight, Tensor c0, Tensor mask_pad,
-                                                int64_t hidden_size, int64_t pattern,
-                                                int64_t semiring, bool output_gate) {
-    weight = detail::emptyAsUndefined(weight);
-    c0 = detail::emptyAsUndefined(c0);
-    mask_pad = detail::emptyAsUndefined(mask_pad);
-    const RationalRecurrenceOptions opt{hidden_size, static_cast<RationalPattern>(pattern),
-                                        static_cast<Semiring>(semiring), output_gate};
-    RationalForwardResult res = rationalRecurrenceForward(u, weight, c0, mask_pad, opt);
-    ctx->save_for_backward({u, weight, c0, res.c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["pattern"] = pattern;
-    ctx->saved_data["semiring"] = semiring;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const RationalRecurrenceOptions opt{
-        ctx->saved_data["hidden_size"].toInt(),
-        static_cast<RationalPattern>(ctx->saved_data["pattern"].toInt()),
-        static_cast<Semiring>(ctx->saved_data["semiring"].toInt()),
-        ctx->saved_data["output_gate"].toBool()};
-    RationalBackwardResult g =
-        rationalRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,  g.grad_weight, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(),
-            Tensor(), Tensor(),      Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, const Tensor& c0,
-                                       const Tensor& mask_pad,
-                                       const RationalRecurrenceOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (u.defined() && u.is_cuda()) return rationalRecurrenceCuda(u, weight, c0, mask_pad, opt);
-#endif
-  checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
-  return RationalRecurrenceFunction::apply(
-      u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),
-      detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size, static_cast<int64_t>(opt.pattern),
-      static_cast<int64_t>(opt.semiring), opt.output_gate);
 }
 
 std::vector<Tensor> rationalRecurrenceReference(const Tensor& u, const Tensor& weight,

@@ -5,9 +5,6 @@
 
 #include <torch/torch.h>
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/sru_recurrence.h"
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -346,7 +343,7 @@ void checkSruRecurrenceInputs(const Tensor& u, const Tensor& x, const Tensor& we
   }
 }
 
-SruForwardResult sruRecurrenceForward(const Tensor& u_in, const Tensor& x_in,
+SruForwardResult sruRecurrenceCpuForward(const Tensor& u_in, const Tensor& x_in,
                                       const Tensor& wc_in, const Tensor& bias_in,
                                       const Tensor& c0_in, const Tensor& mask_c_in,
                                       const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
@@ -373,7 +370,7 @@ SruForwardResult sruRecurrenceForward(const Tensor& u_in, const Tensor& x_in,
   return res;
 }
 
-SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& grad_last_c_in,
+SruBackwardResult sruRecurrenceCpuBackward(const Tensor& grad_h_in, const Tensor& grad_last_c_in,
                                         const Tensor& u_in, const Tensor& x_in,
                                         const Tensor& wc_in, const Tensor& bias_in,
                                         const Tensor& c0_in, const Tensor& c_in,
@@ -424,72 +421,6 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h_in, const Tensor& g
   res.grad_weight_c = torch::cat({param[0], param[1]});
   res.grad_bias = torch::cat({param[2], param[3]});
   return res;
-}
-
-namespace {
-
-class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor x, Tensor weight_c, Tensor bias,
-                                                Tensor c0, Tensor mask_c, Tensor mask_pad,
-                                                int64_t hidden_size, bool bidirectional,
-                                                int64_t skip, double alpha) {
-    SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
-    x = detail::emptyAsUndefined(x);
-    c0 = detail::emptyAsUndefined(c0);
-    mask_c = detail::emptyAsUndefined(mask_c);
-    mask_pad = detail::emptyAsUndefined(mask_pad);
-    SruForwardResult res = sruRecurrenceForward(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-    ctx->save_for_backward({u, x, weight_c, bias, c0, res.c, mask_c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["bidirectional"] = bidirectional;
-    ctx->saved_data["skip"] = skip;
-    ctx->saved_data["alpha"] = alpha;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    SruRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                             ctx->saved_data["bidirectional"].toBool(),
-                             static_cast<SruSkip>(ctx->saved_data["skip"].toInt()),
-                             ctx->saved_data["alpha"].toDouble()};
-    SruBackwardResult g = sruRecurrenceBackward(
-        grads[0], grads[1], saved[0], detail::emptyAsUndefined(saved[1]), saved[2], saved[3],
-        detail::emptyAsUndefined(saved[4]), saved[5], detail::emptyAsUndefined(saved[6]),
-        detail::emptyAsUndefined(saved[7]), opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,   g.grad_x,   g.grad_weight_c, g.grad_bias,
-            c0_defined ? g.grad_c0 : Tensor(),
-            Tensor(),   Tensor(),   Tensor(),        Tensor(),
-            Tensor(),   Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor& weight_c,
-                                  const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
-                                  const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (u.defined() && u.is_cuda())
-    return sruRecurrenceCuda(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-#else
-  TORCH_CHECK(!(u.defined() && u.is_cuda()), "SRU recurrence: U is on ", u.device(),
-              " but recurlab was built without its CUDA kernels (configure against a "
-              "CUDA-enabled LibTorch, e.g. scripts/gpu-check.sh)");
-#endif
-  checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-  const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
-  return SruRecurrenceFunction::apply(u, detail::undefinedAsEmpty(skip_x, u), weight_c, bias,
-                                      detail::undefinedAsEmpty(c0, u),
-                                      detail::undefinedAsEmpty(mask_c, u),
-                                      detail::undefinedAsEmpty(mask_pad, u).to(torch::kBool),
-                                      opt.hidden_size, opt.bidirectional,
-                                      static_cast<int64_t>(opt.skip), opt.alpha);
 }
 
 std::vector<Tensor> sruRecurrenceReference(const Tensor& u, const Tensor& x,

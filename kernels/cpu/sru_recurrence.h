@@ -1,76 +1,28 @@
 #pragma once
-// The SRU elementwise recurrence (design.md §3-4), fused on the CPU.
-//
-// Layout follows the reference (asappresearch/sru v2.6), time-major:
-//   u         (L, B, out·k)  U = X·W with the k sub-matrices interleaved per unit
-//   x         (L, B, out)    skip input, used when skip == ScaledInput (else undefined)
-//   weight_c  (2·out)        peephole vectors [v_f | v_r]
-//   bias      (2·out)        [b_f | b_r]
-//   c0        (B, out)       initial state, or undefined for zeros
-//   mask_c    (B, out)       variational dropout mask on the r⊙c branch, or undefined
-//   mask_pad  (L, B)         bool/uint8, nonzero = pad step, or undefined
-// where out = dirs·d. Columns with unit index >= d (bidirectional) walk time backwards.
+// The CPU implementation of the SRU recurrence (kernels/sru_recurrence.h: layouts, options, the
+// differentiable op): fused loops over time, at::parallel_for over columns.
 #include <ATen/core/Tensor.h>
 
-#include <cstdint>
 #include <vector>
+
+#include "kernels/sru_recurrence.h"
 
 namespace recurlab::kernels {
 
-enum class SruSkip : int64_t {
-  None = 0,               // h = r ⊙ c
-  ScaledInput = 1,        // h = r ⊙ c + (1 - r) ⊙ α·x        (k = 3)
-  LearnedProjection = 2,  // h = r ⊙ c + (1 - r) ⊙ u3 (= W'x)  (k = 4)
-};
-
-struct SruRecurrenceOptions {
-  int64_t hidden_size = 0;  // d, per direction
-  bool bidirectional = false;
-  SruSkip skip = SruSkip::ScaledInput;
-  double alpha = 1.0;  // scale of the skip input (ScaledInput only)
-
-  int64_t directions() const { return bidirectional ? 2 : 1; }
-  int64_t outputSize() const { return directions() * hidden_size; }
-  int64_t numMatrices() const { return skip == SruSkip::LearnedProjection ? 4 : 3; }
-};
-
-struct SruForwardResult {
-  at::Tensor h;       // (L, B, out)
-  at::Tensor c;       // (L, B, out), every state (saved for backward)
-  at::Tensor last_c;  // (B, out)
-};
-
-struct SruBackwardResult {
-  at::Tensor grad_u, grad_x, grad_weight_c, grad_bias, grad_c0;
-};
-
-// Throws c10::Error with a message naming the offending tensor, its shape and what was expected.
-void checkSruRecurrenceInputs(const at::Tensor& u, const at::Tensor& x,
-                              const at::Tensor& weight_c, const at::Tensor& bias,
-                              const at::Tensor& c0, const at::Tensor& mask_c,
-                              const at::Tensor& mask_pad, const SruRecurrenceOptions& opt);
-
-// Raw kernels, no autograd. Exposed for tests and for the CUDA twins to compare with.
-SruForwardResult sruRecurrenceForward(const at::Tensor& u, const at::Tensor& x,
+// Raw CPU kernels, no autograd (callers use the device-dispatching ones of
+// kernels/sru_recurrence.h).
+SruForwardResult sruRecurrenceCpuForward(const at::Tensor& u, const at::Tensor& x,
                                       const at::Tensor& weight_c, const at::Tensor& bias,
                                       const at::Tensor& c0, const at::Tensor& mask_c,
                                       const at::Tensor& mask_pad,
                                       const SruRecurrenceOptions& opt);
 
-SruBackwardResult sruRecurrenceBackward(const at::Tensor& grad_h, const at::Tensor& grad_last_c,
+SruBackwardResult sruRecurrenceCpuBackward(const at::Tensor& grad_h, const at::Tensor& grad_last_c,
                                         const at::Tensor& u, const at::Tensor& x,
                                         const at::Tensor& weight_c, const at::Tensor& bias,
                                         const at::Tensor& c0, const at::Tensor& c,
                                         const at::Tensor& mask_c, const at::Tensor& mask_pad,
                                         const SruRecurrenceOptions& opt);
-
-// Differentiable fused recurrence (a torch::autograd::Function). Returns {h, last_c}.
-// Gradients flow to u, x, weight_c, bias and c0; the masks are constants.
-std::vector<at::Tensor> sruRecurrence(const at::Tensor& u, const at::Tensor& x,
-                                      const at::Tensor& weight_c, const at::Tensor& bias,
-                                      const at::Tensor& c0, const at::Tensor& mask_c,
-                                      const at::Tensor& mask_pad,
-                                      const SruRecurrenceOptions& opt);
 
 // Naive reference: a loop over time with plain tensor ops and autograd. Slow; for tests.
 std::vector<at::Tensor> sruRecurrenceReference(const at::Tensor& u, const at::Tensor& x,

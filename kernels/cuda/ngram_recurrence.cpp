@@ -1,11 +1,10 @@
 // Torch glue of the n-gram recurrence CUDA kernels (kernels/cuda/ngram_recurrence.cu): checks,
-// device guard, current stream, allocation, and the autograd Function. Built only with a
-// CUDA-enabled Torch.
+// device guard, current stream, and allocation (the op and its one autograd Function:
+// kernels/*.cpp). Built only with a CUDA-enabled Torch.
 #include "kernels/cuda/ngram_recurrence.h"
 
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
-#include <torch/csrc/autograd/custom_function.h>
 
 #include "kernels/cuda/ngram_recurrence_launch.h"
 #include "kernels/cuda/torch_glue.h"
@@ -108,51 +107,6 @@ NgramBackwardResult ngramRecurrenceCudaBackward(const Tensor& grad_h_in,
   a.grad_c0 = res.grad_c0.data_ptr();
   kc::launchNgramRecurrenceBackward(a, kc::currentStream());
   return res;
-}
-
-namespace {
-
-class NgramRecurrenceCudaFunction
-    : public torch::autograd::Function<NgramRecurrenceCudaFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor c0, Tensor mask_pad, int64_t hidden_size,
-                                                int64_t n, bool output_gate) {
-    const NgramRecurrenceOptions opt{hidden_size, n, output_gate};
-    c0 = kc::undefinedIfPlaceholder(c0);
-    mask_pad = kc::undefinedIfPlaceholder(mask_pad);
-    NgramForwardResult res = ngramRecurrenceCudaForward(u, c0, mask_pad, opt);
-    ctx->save_for_backward({u, c0, res.c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["n"] = n;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const NgramRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                                     ctx->saved_data["n"].toInt(),
-                                     ctx->saved_data["output_gate"].toBool()};
-    NgramBackwardResult g =
-        ngramRecurrenceCudaBackward(grads[0], grads[1], s[0], kc::undefinedIfPlaceholder(s[1]),
-                                    s[2], kc::undefinedIfPlaceholder(s[3]), opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> ngramRecurrenceCuda(const Tensor& u, const Tensor& c0,
-                                        const Tensor& mask_pad,
-                                        const NgramRecurrenceOptions& opt) {
-  checkNgramRecurrenceCudaInputs(u, c0, mask_pad, opt);
-  return NgramRecurrenceCudaFunction::apply(u, kc::placeholderIfUndefined(c0, u),
-                                            kc::placeholderIfUndefined(mask_pad, u).to(at::kBool),
-                                            opt.hidden_size, opt.n, opt.output_gate);
 }
 
 }  // namespace recurlab::kernels

@@ -1,12 +1,12 @@
 #pragma once
-// The n-gram RCNN recurrence on CUDA tensors: the twin of kernels/cpu/ngram_recurrence.h (same
-// layouts, options and results) plus float16/bfloat16 inputs with float accumulation. Defined
+// The n-gram RCNN recurrence on CUDA tensors: the CUDA implementation of kernels/ngram_recurrence.h
+// (same layouts, options and results) plus float16/bfloat16 inputs with float accumulation. Defined
 // only when recurlab is built against a CUDA-enabled Torch (RECURLAB_WITH_CUDA).
 #include <ATen/core/Tensor.h>
 
 #include <vector>
 
-#include "kernels/cpu/ngram_recurrence.h"
+#include "kernels/ngram_recurrence.h"
 
 namespace recurlab::kernels {
 
@@ -25,10 +25,5 @@ NgramBackwardResult ngramRecurrenceCudaBackward(const at::Tensor& grad_h,
                                                 const at::Tensor& u, const at::Tensor& c0,
                                                 const at::Tensor& c, const at::Tensor& mask_pad,
                                                 const NgramRecurrenceOptions& opt);
-
-// Differentiable (a torch::autograd::Function). Returns {h, last_c}; gradients to u and c0.
-std::vector<at::Tensor> ngramRecurrenceCuda(const at::Tensor& u, const at::Tensor& c0,
-                                            const at::Tensor& mask_pad,
-                                            const NgramRecurrenceOptions& opt);
 
 }  // namespace recurlab::kernels

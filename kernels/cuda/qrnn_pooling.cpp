@@ -1,10 +1,10 @@
 // Torch glue of the QRNN pooling CUDA kernels (kernels/cuda/qrnn_pooling.cu): checks, device
-// guard, current stream, allocation, and the autograd Function. Built only with CUDA Torch.
+// guard, current stream, and allocation (the op and its one autograd Function: kernels/*.cpp).
+// Built only with CUDA Torch.
 #include "kernels/cuda/qrnn_pooling.h"
 
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
-#include <torch/csrc/autograd/custom_function.h>
 
 #include "kernels/cuda/qrnn_pooling_launch.h"
 #include "kernels/cuda/torch_glue.h"
@@ -109,49 +109,6 @@ QrnnPoolingBackwardResult qrnnPoolingCudaBackward(const Tensor& grad_h_in,
   a.grad_c0 = res.grad_c0.data_ptr();
   kc::launchQrnnPoolingBackward(a, kc::currentStream());
   return res;
-}
-
-namespace {
-
-class QrnnPoolingCudaFunction : public torch::autograd::Function<QrnnPoolingCudaFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor c0, Tensor zoneout, Tensor mask_pad,
-                                                int64_t hidden_size, bool output_gate) {
-    const QrnnPoolingOptions opt{hidden_size, output_gate};
-    c0 = kc::undefinedIfPlaceholder(c0);
-    zoneout = kc::undefinedIfPlaceholder(zoneout);
-    mask_pad = kc::undefinedIfPlaceholder(mask_pad);
-    QrnnPoolingForwardResult res = qrnnPoolingCudaForward(u, c0, zoneout, mask_pad, opt);
-    ctx->save_for_backward({u, c0, res.c, zoneout, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const QrnnPoolingOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                                 ctx->saved_data["output_gate"].toBool()};
-    QrnnPoolingBackwardResult g = qrnnPoolingCudaBackward(
-        grads[0], grads[1], s[0], kc::undefinedIfPlaceholder(s[1]), s[2],
-        kc::undefinedIfPlaceholder(s[3]), kc::undefinedIfPlaceholder(s[4]), opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> qrnnPoolingCuda(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
-                                    const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
-  checkQrnnPoolingCudaInputs(u, c0, zoneout, mask_pad, opt);
-  return QrnnPoolingCudaFunction::apply(u, kc::placeholderIfUndefined(c0, u),
-                                        kc::placeholderIfUndefined(zoneout, u),
-                                        kc::placeholderIfUndefined(mask_pad, u).to(at::kBool),
-                                        opt.hidden_size, opt.output_gate);
 }
 
 }  // namespace recurlab::kernels

@@ -1,12 +1,12 @@
 #pragma once
-// QRNN fo/f-pooling on CUDA tensors: the twin of kernels/cpu/qrnn_pooling.h (same layouts,
-// options and results) plus float16/bfloat16 inputs with float accumulation. Defined only when
-// recurlab is built against a CUDA-enabled Torch (RECURLAB_WITH_CUDA).
+// QRNN fo/f-pooling on CUDA tensors: the CUDA implementation of kernels/qrnn_pooling.h (same
+// layouts, options and results) plus float16/bfloat16 inputs with float accumulation. Defined only
+// when recurlab is built against a CUDA-enabled Torch (RECURLAB_WITH_CUDA).
 #include <ATen/core/Tensor.h>
 
 #include <vector>
 
-#include "kernels/cpu/qrnn_pooling.h"
+#include "kernels/qrnn_pooling.h"
 
 namespace recurlab::kernels {
 
@@ -27,10 +27,5 @@ QrnnPoolingBackwardResult qrnnPoolingCudaBackward(const at::Tensor& grad_h,
                                                   const at::Tensor& c, const at::Tensor& zoneout,
                                                   const at::Tensor& mask_pad,
                                                   const QrnnPoolingOptions& opt);
-
-// Differentiable (a torch::autograd::Function). Returns {h, last_c}; gradients to u and c0.
-std::vector<at::Tensor> qrnnPoolingCuda(const at::Tensor& u, const at::Tensor& c0,
-                                        const at::Tensor& zoneout, const at::Tensor& mask_pad,
-                                        const QrnnPoolingOptions& opt);
 
 }  // namespace recurlab::kernels

@@ -1,11 +1,10 @@
 // Torch glue of the rational recurrence CUDA kernels (kernels/cuda/rational_recurrence.cu):
-// checks, device guard, current stream, allocation, and the autograd Function. Built only with
-// a CUDA-enabled Torch.
+// checks, device guard, current stream, and allocation (the op and its one autograd Function:
+// kernels/*.cpp). Built only with a CUDA-enabled Torch.
 #include "kernels/cuda/rational_recurrence.h"
 
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
-#include <torch/csrc/autograd/custom_function.h>
 
 #include "kernels/cuda/rational_recurrence_launch.h"
 #include "kernels/cuda/torch_glue.h"
@@ -150,59 +149,6 @@ RationalBackwardResult rationalRecurrenceCudaBackward(
   // Rows of param_grads: d b_r, d b_p1, d b_p2, i.e. the layout of weight.
   if (g.hasWeight()) res.grad_weight = param_grads.reshape({3 * d}).to(u.scalar_type());
   return res;
-}
-
-namespace {
-
-class RationalRecurrenceCudaFunction
-    : public torch::autograd::Function<RationalRecurrenceCudaFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor weight, Tensor c0, Tensor mask_pad,
-                                                int64_t hidden_size, int64_t pattern,
-                                                int64_t semiring, bool output_gate) {
-    const RationalRecurrenceOptions opt{hidden_size, static_cast<RationalPattern>(pattern),
-                                        static_cast<Semiring>(semiring), output_gate};
-    weight = kc::undefinedIfPlaceholder(weight);
-    c0 = kc::undefinedIfPlaceholder(c0);
-    mask_pad = kc::undefinedIfPlaceholder(mask_pad);
-    RationalForwardResult res = rationalRecurrenceCudaForward(u, weight, c0, mask_pad, opt);
-    ctx->save_for_backward({u, weight, c0, res.c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["pattern"] = pattern;
-    ctx->saved_data["semiring"] = semiring;
-    ctx->saved_data["output_gate"] = output_gate;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto s = ctx->get_saved_variables();
-    const RationalRecurrenceOptions opt{
-        ctx->saved_data["hidden_size"].toInt(),
-        static_cast<RationalPattern>(ctx->saved_data["pattern"].toInt()),
-        static_cast<Semiring>(ctx->saved_data["semiring"].toInt()),
-        ctx->saved_data["output_gate"].toBool()};
-    RationalBackwardResult g = rationalRecurrenceCudaBackward(
-        grads[0], grads[1], s[0], kc::undefinedIfPlaceholder(s[1]),
-        kc::undefinedIfPlaceholder(s[2]), s[3], kc::undefinedIfPlaceholder(s[4]), opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,  g.grad_weight, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(),
-            Tensor(), Tensor(),      Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> rationalRecurrenceCuda(const Tensor& u, const Tensor& weight,
-                                           const Tensor& c0, const Tensor& mask_pad,
-                                           const RationalRecurrenceOptions& opt) {
-  checkRationalRecurrenceCudaInputs(u, weight, c0, mask_pad, opt);
-  return RationalRecurrenceCudaFunction::apply(
-      u, kc::placeholderIfUndefined(weight, u), kc::placeholderIfUndefined(c0, u),
-      kc::placeholderIfUndefined(mask_pad, u).to(at::kBool), opt.hidden_size,
-      static_cast<int64_t>(opt.pattern), static_cast<int64_t>(opt.semiring), opt.output_gate);
 }
 
 }  // namespace recurlab::kernels

@@ -1,13 +1,13 @@
 #pragma once
 // The rational recurrences (patterns B, C, F; plus-times and max-plus) on CUDA tensors: the
-// twin of kernels/cpu/rational_recurrence.h (same layouts, options and results) plus
+// CUDA implementation of kernels/rational_recurrence.h (same layouts, options and results) plus
 // float16/bfloat16 inputs with float accumulation. Defined only when recurlab is built against
 // a CUDA-enabled Torch (RECURLAB_WITH_CUDA).
 #include <ATen/core/Tensor.h>
 
 #include <vector>
 
-#include "kernels/cpu/rational_recurrence.h"
+#include "kernels/rational_recurrence.h"
 
 namespace recurlab::kernels {
 
@@ -27,11 +27,5 @@ RationalBackwardResult rationalRecurrenceCudaBackward(
     const at::Tensor& grad_h, const at::Tensor& grad_last_c, const at::Tensor& u,
     const at::Tensor& weight, const at::Tensor& c0, const at::Tensor& c,
     const at::Tensor& mask_pad, const RationalRecurrenceOptions& opt);
-
-// Differentiable (a torch::autograd::Function). Returns {h, last_c}; gradients to u, weight
-// (pattern F) and c0.
-std::vector<at::Tensor> rationalRecurrenceCuda(const at::Tensor& u, const at::Tensor& weight,
-                                               const at::Tensor& c0, const at::Tensor& mask_pad,
-                                               const RationalRecurrenceOptions& opt);
 
 }  // namespace recurlab::kernels

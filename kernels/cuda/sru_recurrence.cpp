@@ -1,10 +1,10 @@
 // Torch glue of the SRU CUDA kernels (kernels/cuda/sru_recurrence.cu): checks, device guard,
-// current stream, allocation, and the autograd Function. Built only with a CUDA-enabled Torch.
+// current stream, and allocation (the op and its one autograd Function: kernels/*.cpp). Built only
+// with a CUDA-enabled Torch.
 #include "kernels/cuda/sru_recurrence.h"
 
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
-#include <torch/csrc/autograd/custom_function.h>
 
 #include "kernels/cuda/sru_recurrence_launch.h"
 #include "kernels/cuda/torch_glue.h"
@@ -146,68 +146,6 @@ SruBackwardResult sruRecurrenceCudaBackward(const Tensor& grad_h_in, const Tenso
   res.grad_weight_c = param.slice(0, 0, 2).reshape({2 * out});
   res.grad_bias = param.slice(0, 2, 4).reshape({2 * out});
   return res;
-}
-
-namespace {
-
-using kc::placeholderIfUndefined;
-using kc::undefinedIfPlaceholder;
-
-class SruRecurrenceCudaFunction : public torch::autograd::Function<SruRecurrenceCudaFunction> {
- public:
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
-                                                Tensor x, Tensor weight_c, Tensor bias,
-                                                Tensor c0, Tensor mask_c, Tensor mask_pad,
-                                                int64_t hidden_size, bool bidirectional,
-                                                int64_t skip, double alpha) {
-    SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
-    x = undefinedIfPlaceholder(x);
-    c0 = undefinedIfPlaceholder(c0);
-    mask_c = undefinedIfPlaceholder(mask_c);
-    mask_pad = undefinedIfPlaceholder(mask_pad);
-    SruForwardResult res =
-        sruRecurrenceCudaForward(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-    ctx->save_for_backward({u, x, weight_c, bias, c0, res.c, mask_c, mask_pad});
-    ctx->saved_data["hidden_size"] = hidden_size;
-    ctx->saved_data["bidirectional"] = bidirectional;
-    ctx->saved_data["skip"] = skip;
-    ctx->saved_data["alpha"] = alpha;
-    ctx->saved_data["c0_defined"] = c0.defined();
-    return {res.h, res.last_c};
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    SruRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
-                             ctx->saved_data["bidirectional"].toBool(),
-                             static_cast<SruSkip>(ctx->saved_data["skip"].toInt()),
-                             ctx->saved_data["alpha"].toDouble()};
-    SruBackwardResult g = sruRecurrenceCudaBackward(
-        grads[0], grads[1], saved[0], undefinedIfPlaceholder(saved[1]), saved[2], saved[3],
-        undefinedIfPlaceholder(saved[4]), saved[5], undefinedIfPlaceholder(saved[6]),
-        undefinedIfPlaceholder(saved[7]), opt);
-    const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
-    return {g.grad_u,   g.grad_x,   g.grad_weight_c, g.grad_bias,
-            c0_defined ? g.grad_c0 : Tensor(),
-            Tensor(),   Tensor(),   Tensor(),        Tensor(),
-            Tensor(),   Tensor()};
-  }
-};
-
-}  // namespace
-
-std::vector<Tensor> sruRecurrenceCuda(const Tensor& u, const Tensor& x, const Tensor& weight_c,
-                                      const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
-                                      const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
-  checkCudaInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-  const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
-  return SruRecurrenceCudaFunction::apply(u, placeholderIfUndefined(skip_x, u), weight_c, bias,
-                                          placeholderIfUndefined(c0, u),
-                                          placeholderIfUndefined(mask_c, u),
-                                          placeholderIfUndefined(mask_pad, u).to(at::kBool),
-                                          opt.hidden_size, opt.bidirectional,
-                                          static_cast<int64_t>(opt.skip), opt.alpha);
 }
 
 }  // namespace recurlab::kernels

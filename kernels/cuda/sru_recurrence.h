@@ -1,13 +1,13 @@
 #pragma once
-// The SRU recurrence on CUDA tensors: the twin of kernels/cpu/sru_recurrence.h, with the same
-// layouts, options and results, plus float16/bfloat16 inputs (float accumulation). Defined only
-// when recurlab is built against a CUDA-enabled Torch (RECURLAB_WITH_CUDA). Callers normally use
-// kernels::sruRecurrence, which comes here for CUDA tensors.
+// The SRU recurrence on CUDA tensors: the CUDA implementation of kernels/sru_recurrence.h, with the
+// same layouts, options and results, plus float16/bfloat16 inputs (float accumulation). Defined
+// only when recurlab is built against a CUDA-enabled Torch (RECURLAB_WITH_CUDA). Callers use
+// kernels/sru_recurrence.h, which comes here for CUDA tensors.
 #include <ATen/core/Tensor.h>
 
 #include <vector>
 
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/sru_recurrence.h"
 
 namespace recurlab::kernels {
 
@@ -25,12 +25,5 @@ SruBackwardResult sruRecurrenceCudaBackward(const at::Tensor& grad_h,
                                             const at::Tensor& c, const at::Tensor& mask_c,
                                             const at::Tensor& mask_pad,
                                             const SruRecurrenceOptions& opt);
-
-// Differentiable (a torch::autograd::Function). Returns {h, last_c}.
-std::vector<at::Tensor> sruRecurrenceCuda(const at::Tensor& u, const at::Tensor& x,
-                                          const at::Tensor& weight_c, const at::Tensor& bias,
-                                          const at::Tensor& c0, const at::Tensor& mask_c,
-                                          const at::Tensor& mask_pad,
-                                          const SruRecurrenceOptions& opt);
 
 }  // namespace recurlab::kernels

@@ -68,12 +68,4 @@ void checkCudaPadMask(const char* kernel, const at::Tensor& u, const at::Tensor&
               u.size(0), ", ", u.size(1), "] (length, batch)");
 }
 
-at::Tensor placeholderIfUndefined(const at::Tensor& t, const at::Tensor& like) {
-  return t.defined() ? t : at::empty({0}, like.options().requires_grad(false));
-}
-
-at::Tensor undefinedIfPlaceholder(const at::Tensor& t) {
-  return (!t.defined() || t.numel() == 0) ? at::Tensor() : t;
-}
-
 }  // namespace recurlab::kernels::cuda

@@ -41,9 +41,4 @@ void checkCudaLike(const char* kernel, const at::Tensor& u, const at::Tensor& t,
 // mask_pad, when defined: bool or uint8, (L, B), on u's device.
 void checkCudaPadMask(const char* kernel, const at::Tensor& u, const at::Tensor& mask_pad);
 
-// torch::autograd::Function cannot take undefined tensors, so optional inputs cross its
-// boundary as empty placeholders (as in the CPU twins).
-at::Tensor placeholderIfUndefined(const at::Tensor& t, const at::Tensor& like);
-at::Tensor undefinedIfPlaceholder(const at::Tensor& t);
-
 }  // namespace recurlab::kernels::cuda

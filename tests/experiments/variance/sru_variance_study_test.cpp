@@ -15,7 +15,7 @@
 
 #include "experiments/variance/variance_inputs.h"
 #include "kernels/cpu/sru_recurrence.h"
-#include "models/sru.h"
+#include "models/layers/sru.h"
 
 namespace recurlab::experiments {
 namespace {

@@ -4,7 +4,7 @@
 #include <torch/torch.h>
 
 #include "kernels/cpu/rational_recurrence.h"
-#include "tests/kernels/cpu/recurrence_check.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {
 namespace {

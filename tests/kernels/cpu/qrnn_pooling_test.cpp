@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "tests/kernels/cpu/recurrence_check.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {
 namespace {

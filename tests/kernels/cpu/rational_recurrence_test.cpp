@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "tests/kernels/cpu/recurrence_check.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -115,10 +115,10 @@ TEST(RationalRecurrence, MaxPlusTiesRouteTheGradientToTheCarriedPath) {
   EXPECT_GT(gu[3].item<double>(), 0.0);         // f2 on the carried path
 }
 
-// Brute force over the WFSA's paths (seed 002 §4-5): states q0 (initial, weight one, loops
-// with one), q1 (loop f1, entered from q0 with w1), q2 (loop f2, entered from q1 with w2, and
-// for F from q0 with r ⊗ w2). Final weights: B q1; C q2; F p1 at q1, p2 at q2. The score ⊕ of
-// all path scores must equal the kernel's h before tanh (with the gate: o ⊗ score).
+// Brute force over the WFSA's paths (Peng et al. (2018) §4-5): states q0 (initial, weight one,
+// loops with one), q1 (loop f1, entered from q0 with w1), q2 (loop f2, entered from q1 with w2, and
+// for F from q0 with r ⊗ w2). Final weights: B q1; C q2; F p1 at q1, p2 at q2. The score ⊕ of all
+// path scores must equal the kernel's h before tanh (with the gate: o ⊗ score).
 double bruteForceScore(const Case& c, const torch::Tensor& u, const torch::Tensor& weight,
                        int64_t t_end, int64_t b, int64_t j) {
   const bool mp = c.semiring == Semiring::MaxPlus;

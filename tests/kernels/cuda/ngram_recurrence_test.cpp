@@ -57,7 +57,7 @@ KernelRun runOn(const NgramData& data, torch::Device device, torch::Dtype dtype)
   const NgramRecurrenceOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
 #ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return ngramRecurrenceCuda(in[0], in[1], in[2], opt);
+    if (device.is_cuda()) return ngramRecurrence(in[0], in[1], in[2], opt);
 #endif
     return ngramRecurrence(in[0], in[1], in[2], opt);
   };

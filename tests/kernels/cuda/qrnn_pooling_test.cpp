@@ -58,7 +58,7 @@ KernelRun runOn(const QrnnData& data, torch::Device device, torch::Dtype dtype) 
   const QrnnPoolingOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
 #ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return qrnnPoolingCuda(in[0], in[1], in[2], in[3], opt);
+    if (device.is_cuda()) return qrnnPooling(in[0], in[1], in[2], in[3], opt);
 #endif
     return qrnnPooling(in[0], in[1], in[2], in[3], opt);
   };

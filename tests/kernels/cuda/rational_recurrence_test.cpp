@@ -66,7 +66,7 @@ KernelRun runOn(const RationalData& data, torch::Device device, torch::Dtype dty
   const RationalRecurrenceOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
 #ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return rationalRecurrenceCuda(in[0], in[1], in[2], in[3], opt);
+    if (device.is_cuda()) return rationalRecurrence(in[0], in[1], in[2], in[3], opt);
 #endif
     return rationalRecurrence(in[0], in[1], in[2], in[3], opt);
   };

@@ -1,0 +1,101 @@
+// Registers "lstm": torch::nn::LSTM as a SequenceEncoder (cuDNN's on a GPU).
+#include <torch/torch.h>
+
+#include "models/encoders/builtin_encoders.h"
+#include "models/json_options.h"
+#include "models/registry.h"
+
+namespace recurlab::models {
+namespace {
+
+class LstmEncoder : public SequenceEncoder {
+ public:
+  LstmEncoder(int64_t input_size, int64_t hidden, int64_t layers, bool bidirectional,
+              double dropout)
+      : lstm_(register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(input_size, hidden)
+                                                          .num_layers(layers)
+                                                          .bidirectional(bidirectional)
+                                                          .dropout(dropout)))),
+        out_((bidirectional ? 2 : 1) * hidden),
+        layers_(layers),
+        hidden_(hidden),
+        bidirectional_(bidirectional) {}
+
+  int64_t outputSize() const override { return out_; }
+  bool causal() const override { return !bidirectional_; }
+
+ protected:
+  // State (unidirectional only): [h, c], each (B, layers, hidden) after each sequence's last
+  // real step. With pads the steps are packed, so that a sequence's state stops at its end.
+  SequenceOutput encodeSequence(const torch::Tensor& input, const torch::Tensor& mask_pad,
+                                const SequenceState& state) override {
+    if (bidirectional_) {
+      TORCH_CHECK(state.empty(), "lstm: a bidirectional LSTM looks ahead and carries no state, "
+                                 "but got one");
+      // Right padding: the backward direction sees the pads before the real steps; the
+      // classifier pools bidirectional encoders by the mean over real steps.
+      torch::Tensor h = std::get<0>(lstm_->forward(input));
+      if (mask_pad.defined()) h = h.masked_fill(mask_pad.unsqueeze(2), 0.0);
+      return {h, {}};
+    }
+    const int64_t L = input.size(0), B = input.size(1);
+    torch::optional<std::tuple<torch::Tensor, torch::Tensor>> hx;
+    if (!state.empty()) {
+      const torch::Tensor h0 = state.tensor(0, "lstm"), c0 = state.tensor(1, "lstm");
+      const std::vector<int64_t> want{B, layers_, hidden_};
+      TORCH_CHECK(h0.sizes() == c10::IntArrayRef(want) && c0.sizes() == c10::IntArrayRef(want),
+                  "lstm: the state's h and c must be (batch, layers, hidden) = ", want,
+                  ", got ", h0.sizes(), " and ", c0.sizes());
+      hx = std::make_tuple(h0.transpose(0, 1).contiguous(), c0.transpose(0, 1).contiguous());
+    }
+    const bool padded = mask_pad.defined() && mask_pad.any().item<bool>();
+    torch::Tensor features, h_n, c_n;
+    if (!padded) {
+      auto [out, last] = lstm_->forward(input, hx);
+      features = out;
+      std::tie(h_n, c_n) = last;
+    } else {
+      // A sequence with no real step in this segment keeps its state (its length is raised to
+      // one for packing, and its new state discarded below).
+      const torch::Tensor lengths = mask_pad.logical_not().sum(0).to(torch::kCPU, torch::kLong);
+      const torch::Tensor empty_rows = lengths.eq(0).to(input.device());
+      auto packed = torch::nn::utils::rnn::pack_padded_sequence(input, lengths.clamp_min(1),
+                                                                /*batch_first=*/false,
+                                                                /*enforce_sorted=*/false);
+      auto [out, last] = lstm_->forward_with_packed_input(packed, hx);
+      features = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(
+          out, /*batch_first=*/false, /*padding_value=*/0.0, /*total_length=*/L));
+      features = features.masked_fill(mask_pad.unsqueeze(2), 0.0);
+      std::tie(h_n, c_n) = last;
+      if (hx && empty_rows.any().item<bool>()) {
+        const torch::Tensor keep_old = empty_rows.view({1, B, 1});
+        h_n = torch::where(keep_old, std::get<0>(*hx), h_n);
+        c_n = torch::where(keep_old, std::get<1>(*hx), c_n);
+      }
+    }
+    return {features, SequenceState{{h_n.transpose(0, 1), c_n.transpose(0, 1)}, {}}};
+  }
+
+ private:
+  torch::nn::LSTM lstm_;
+  int64_t out_, layers_, hidden_;
+  bool bidirectional_;
+};
+
+}  // namespace
+
+void registerLstmEncoders() {
+  registerEncoder(
+      "lstm", "LSTM baseline (torch::nn::LSTM); keys: layers, hidden, bidirectional, dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'lstm'");
+        const int64_t layers = j.getInt("layers", 1, 1, 64);
+        const int64_t hidden = j.getInt("hidden", 256, 1, 1 << 16);
+        const bool bidir = j.getBool("bidirectional", false);
+        const double dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
+        j.finish();
+        return std::make_shared<LstmEncoder>(input_size, hidden, layers, bidir, dropout);
+      });
+}
+
+}  // namespace recurlab::models
