@@ -1,7 +1,7 @@
 #pragma once
-// Launchers for the n-gram RCNN recurrence (seed 002 Prop. 12, n = 1..4) on CUDA
+// Launchers for the n-gram RCNN recurrence (Peng et al. (2018), Prop. 12, n = 1..4) on CUDA
 // (kernels/cuda/ngram_recurrence.cu). Raw pointers, sizes and a stream; no Torch or CUDA header.
-// Layouts are those of kernels/cpu/ngram_recurrence.h, contiguous and time-major:
+// Layouts are those of kernels/ngram_recurrence.h, contiguous and time-major:
 //   u (L, B, d·k) per unit [z1, ..., zn, f, (o)]; c0 (B, n·d) = [c^(1) | ... | c^(n)];
 //   mask_pad (L, B) bytes, nonzero = pad; h (L, B, d); c (L, B, n·d); last_c (B, n·d).
 // Optional inputs are nullptr when absent.

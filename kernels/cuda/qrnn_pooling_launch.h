@@ -1,6 +1,6 @@
 #pragma once
 // Launchers for QRNN fo/f-pooling on CUDA (kernels/cuda/qrnn_pooling.cu). Raw pointers, sizes
-// and a stream; no Torch or CUDA header. Layouts are those of kernels/cpu/qrnn_pooling.h, all
+// and a stream; no Torch or CUDA header. Layouts are those of kernels/qrnn_pooling.h, all
 // contiguous and time-major:
 //   u (L, B, d·k) [z, f, (o)] interleaved per unit; c0 (B, d); zoneout (L, B, d);
 //   mask_pad (L, B) bytes, nonzero = pad; h, c (L, B, d); last_c (B, d).

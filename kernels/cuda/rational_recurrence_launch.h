@@ -1,7 +1,7 @@
 #pragma once
 // Launchers for the rational recurrences (RRNN(B), RRNN(B)m+, RRNN(C), RRNN(F); plus-times and
 // max-plus) on CUDA (kernels/cuda/rational_recurrence.cu). Raw pointers, sizes and a stream; no
-// Torch or CUDA header. Layouts are those of kernels/cpu/rational_recurrence.h, contiguous and
+// Torch or CUDA header. Layouts are those of kernels/rational_recurrence.h, contiguous and
 // time-major, with S states (1 for B, 2 for C and F):
 //   u (L, B, d·k) per unit [z, f, (o)] (B) or [z1, z2, f1, f2, (o)] (C, F);
 //   weight (3·d) = pre-activations [b_r | b_p1 | b_p2] (F only); c0 (B, S·d) = [c1 | c2];

@@ -3,7 +3,7 @@
 // sizes and a stream only: no Torch, no CUDA header, so nvcc, the Torch glue and CPU-only code
 // (e.g. the speed experiment's bytes count) can all include it.
 //
-// Layouts are those of kernels/cpu/sru_recurrence.h, all contiguous and time-major:
+// Layouts are those of kernels/sru_recurrence.h, all contiguous and time-major:
 //   u (L, B, out·k) interleaved per unit; x (L, B, out); weight_c, bias (2·out) = [f | r];
 //   c0, mask_c (B, out); mask_pad (L, B) bytes, nonzero = pad; h, c (L, B, out); last_c (B, out).
 // Optional inputs are nullptr when absent. Every float-typed pointer has the element type named
