@@ -3,7 +3,7 @@
 // is a library call and blocks vectorization). double keeps libm so double-precision results
 // match the naive references to 1e-12. The float paths are tested against libm in double over
 // the whole float range (tests/kernels/cpu/vector_math_test.cpp states the ulp bounds and
-// where they come from); NaN gives NaN, ±inf the limits, denormal results are kept.
+// where they come from); NaN gives NaN, ±inf the limits, results below FLT_MIN may be 0.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -20,19 +20,22 @@ namespace recurlab::kernels {
 
 // exp: x = n·ln2 + r with n = round(x / ln2), |r| <= ln2/2 (Cody–Waite: ln2 in two parts so
 // n·C1 is exact), e^r from a Cephes-style degree-6 polynomial, then 2^n. 2^n is applied as
-// two factors 2^(n/2)·2^(n - n/2), each a normal float, so results down to the denormals and
-// up to FLT_MAX come out right, and overflow gives inf. n is read from the bits of the
-// rounding sum instead of a float-to-int conversion, which is undefined for NaN.
+// two factors 2^(n/2)·2^(n - n/2), each a normal float, so results up to FLT_MAX come out
+// right and overflow gives inf. Results below FLT_MIN (x < ln FLT_MIN) are flushed to 0:
+// denormal operands cost x86 a microcode assist each (the RRNN(B)m+ kernel ran 2x slower
+// when they flowed through it), and a value below 1e-38 carries nothing here. n is read from
+// the bits of the rounding sum instead of a float-to-int conversion, undefined for NaN.
 inline float vexp(float x) {
-  // NaN fails both comparisons and becomes -105 here; it is put back at the end.
-  const float xc = x > -105.0f ? (x < 89.0f ? x : 89.0f) : -105.0f;
+  // NaN fails both comparisons and becomes ln FLT_MIN here; it is put back at the end.
+  constexpr float kLogFltMin = -87.3365448f;
+  const float xc = x > kLogFltMin ? (x < 89.0f ? x : 89.0f) : kLogFltMin;
   // Adding 1.5·2^23 rounds to an integer (plain arithmetic: floor() would be a library call
   // without SSE4.1 and stop vectorization); that integer sits in the low mantissa bits.
   const float t = xc * 1.44269504088896341f + 12582912.0f;
   const float n = t - 12582912.0f;
   int32_t tbits;
   std::memcpy(&tbits, &t, sizeof tbits);
-  const int32_t ni = tbits - 0x4B400000;  // n in [-151, 128]
+  const int32_t ni = tbits - 0x4B400000;  // n in [-126, 128]
   const float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
@@ -41,14 +44,14 @@ inline float vexp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * r * r + r + 1.0f;
-  const int32_t n1 = ni / 2;  // both halves in [-76, 64]: normal powers of two
+  const int32_t n1 = ni / 2;  // both halves in [-63, 64]: normal powers of two
   const int32_t n2 = ni - n1;
   const int32_t bits1 = (n1 + 127) << 23, bits2 = (n2 + 127) << 23;
   float scale1, scale2;
   std::memcpy(&scale1, &bits1, sizeof scale1);
   std::memcpy(&scale2, &bits2, sizeof scale2);
   const float e = y * scale1 * scale2;
-  return x == x ? e : x;
+  return x == x ? (x > kLogFltMin ? e : 0.0f) : x;
 }
 
 inline double vexp(double x) { return std::exp(x); }
