@@ -19,23 +19,19 @@
 namespace recurlab::kernels {
 
 // exp: x = n·ln2 + r with n = round(x / ln2), |r| <= ln2/2 (Cody–Waite: ln2 in two parts so
-// n·C1 is exact), e^r from a Cephes-style degree-6 polynomial, then 2^n. 2^n is applied as
-// two factors 2^(n/2)·2^(n - n/2), each a normal float, so results up to FLT_MAX come out
-// right and overflow gives inf. Results below FLT_MIN (x < ln FLT_MIN) are flushed to 0:
-// denormal operands cost x86 a microcode assist each (the RRNN(B)m+ kernel ran 2x slower
-// when they flowed through it), and a value below 1e-38 carries nothing here. n is read from
-// the bits of the rounding sum instead of a float-to-int conversion, undefined for NaN.
+// n·C1 is exact), e^r from a Cephes-style degree-6 polynomial, then 2^n as 2y·2^(n-1), so
+// results up to FLT_MAX come out right and overflow gives inf. Results below 2·FLT_MIN are
+// flushed to 0: denormal operands cost x86 a microcode assist each, and a value below 1e-38
+// carries nothing here. n is read from the bits of the rounding sum instead of a
+// float-to-int conversion, which is undefined for NaN.
 inline float vexp(float x) {
-  // NaN fails both comparisons and becomes ln FLT_MIN here; it is put back at the end.
-  constexpr float kLogFltMin = -87.3365448f;
-  const float xc = x > kLogFltMin ? (x < 89.0f ? x : 89.0f) : kLogFltMin;
-  // Adding 1.5·2^23 rounds to an integer (plain arithmetic: floor() would be a library call
-  // without SSE4.1 and stop vectorization); that integer sits in the low mantissa bits.
+  // NaN fails both comparisons and becomes the lower clamp; it is put back at the end.
+  constexpr float kLow = -86.6433976f;  // ln(2·FLT_MIN): 2^(n-1) below stays a normal float
+  const float xc = x > kLow ? (x < 89.0f ? x : 89.0f) : kLow;
   const float t = xc * 1.44269504088896341f + 12582912.0f;
   const float n = t - 12582912.0f;
   int32_t tbits;
   std::memcpy(&tbits, &t, sizeof tbits);
-  const int32_t ni = tbits - 0x4B400000;  // n in [-126, 128]
   const float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
@@ -44,14 +40,12 @@ inline float vexp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * r * r + r + 1.0f;
-  const int32_t n1 = ni / 2;  // both halves in [-63, 64]: normal powers of two
-  const int32_t n2 = ni - n1;
-  const int32_t bits1 = (n1 + 127) << 23, bits2 = (n2 + 127) << 23;
-  float scale1, scale2;
-  std::memcpy(&scale1, &bits1, sizeof scale1);
-  std::memcpy(&scale2, &bits2, sizeof scale2);
-  const float e = y * scale1 * scale2;
-  return x == x ? (x > kLogFltMin ? e : 0.0f) : x;
+  // 2^(n-1) with n in [-125, 128]: biased exponent n + 126 in [1, 254]. tbits - 0x4B400000 = n.
+  const int32_t bits = (tbits - 0x4B400000 + 126) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  const float e = (y + y) * scale;
+  return x > kLow ? e : (x == x ? 0.0f : x);
 }
 
 inline double vexp(double x) { return std::exp(x); }
