@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 ARGS ?=
 
-.PHONY: all deps configure build test figures clean \
+.PHONY: all deps configure build test fuzz figures clean \
         exp-variance exp-speed exp-classification
 
 all: build
@@ -23,6 +23,13 @@ build: deps configure
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets of fuzz/ (clang): each runs FUZZ_SECONDS on a copy of its seed corpus;
+# FUZZ_TARGETS picks some (labeled_sentences word_vectors search_space).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(BUILD)/fuzz fuzz/run-fuzzers.sh $(FUZZ_TARGETS)
 
 # Experiments build only what they run: `make exp-<experiment>` builds and runs
 # $(BUILD)/recurlab_<experiment>, which writes results/<experiment>/<run-id>/.

@@ -12,13 +12,13 @@ namespace fs = std::filesystem;
 
 const std::vector<ClassificationDatasetSpec>& classificationDatasets() {
   static const std::vector<ClassificationDatasetSpec> specs = {
-      {"MR", {"rt-polarity.all"}, true, false},
-      {"CR", {"custrev.all"}, true, false},
-      {"SUBJ", {"subj.all"}, true, false},
-      {"MPQA", {"mpqa.all"}, true, false},
-      {"TREC", {"TREC.train.all", "TREC.test.all"}, false, false},
-      {"SST-2", {"stsa.binary.train", "stsa.binary.dev", "stsa.binary.test"}, false, true},
-      {"SST-5", {"stsa.fine.train", "stsa.fine.dev", "stsa.fine.test"}, false, true},
+      {"MR", {"rt-polarity.all"}, 2, true, false},
+      {"CR", {"custrev.all"}, 2, true, false},
+      {"SUBJ", {"subj.all"}, 2, true, false},
+      {"MPQA", {"mpqa.all"}, 2, true, false},
+      {"TREC", {"TREC.train.all", "TREC.test.all"}, 6, false, false},
+      {"SST-2", {"stsa.binary.train", "stsa.binary.dev", "stsa.binary.test"}, 2, false, true},
+      {"SST-5", {"stsa.fine.train", "stsa.fine.dev", "stsa.fine.test"}, 5, false, true},
   };
   return specs;
 }
@@ -58,11 +58,12 @@ ClassificationData loadClassificationData(const std::string& data_dir, const std
                                           EmptySentencePolicy empty) {
   ClassificationData data;
   data.spec = classificationDataset(name);
+  data.num_classes = data.spec.num_classes;
   checkClassificationDatasetPresent(data_dir, data.spec);
   const auto paths = classificationDatasetPaths(data_dir, data.spec);
   std::vector<LabeledSentenceFile> files;
   for (const auto& p : paths) {
-    files.push_back(readLabeledSentences(p, empty));
+    files.push_back(readLabeledSentences(p, data.spec.num_classes, empty));
     for (auto& w : files.back().warnings) data.warnings.push_back(w);
   }
   if (data.spec.cross_validation) {
@@ -76,17 +77,16 @@ ClassificationData loadClassificationData(const std::string& data_dir, const std
       data.test = std::move(files[1].examples);
     }
   }
-  // Labels are 0..K-1 with K from the training labels; dev/test labels must fit.
+  // readLabeledSentences checked every label against K; a class missing from the training
+  // data would train an output that never sees a positive example.
   const auto& train = data.spec.cross_validation ? data.all : data.train;
-  for (const auto& e : train) data.num_classes = std::max(data.num_classes, e.label + 1);
-  if (data.num_classes < 2)
-    throw std::runtime_error(paths[0] + ": needs at least two classes (labels 0..K-1)");
-  for (size_t i = 1; i < files.size(); ++i)
-    for (const auto& e : i == 1 && data.spec.given_dev ? data.dev : data.test)
-      if (e.label >= data.num_classes)
-        throw std::runtime_error(paths[i] + ": label " + std::to_string(e.label) +
-                                 " does not occur in the training file (labels 0.." +
-                                 std::to_string(data.num_classes - 1) + ")");
+  std::vector<bool> seen(static_cast<size_t>(data.num_classes), false);
+  for (const auto& e : train) seen[static_cast<size_t>(e.label)] = true;
+  for (int k = 0; k < data.num_classes; ++k)
+    if (!seen[static_cast<size_t>(k)])
+      throw std::runtime_error(paths[0] + ": no example of class " + std::to_string(k) + " of " +
+                               data.spec.name + " (labels 0.." +
+                               std::to_string(data.num_classes - 1) + ")");
   return data;
 }
 

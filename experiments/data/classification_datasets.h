@@ -13,6 +13,7 @@ namespace recurlab::experiments {
 struct ClassificationDatasetSpec {
   std::string name;                 // "MR", "SST-2", ...
   std::vector<std::string> files;   // under <data-dir>/classification/
+  int num_classes = 0;              // K: every label must be in 0..K-1
   bool cross_validation = false;    // one file split into folds
   bool given_dev = false;           // SST: train/dev/test files; TREC: train/test
 };
@@ -26,7 +27,7 @@ struct ClassificationData {
   ClassificationDatasetSpec spec;
   std::vector<LabeledSentence> all;               // cross-validation sets
   std::vector<LabeledSentence> train, dev, test;  // given splits (dev empty for TREC)
-  int num_classes = 0;
+  int num_classes = 0;                            // spec.num_classes
   std::vector<std::string> warnings;              // skipped lines, file:line each
 };
 

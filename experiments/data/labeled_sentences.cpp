@@ -1,42 +1,47 @@
 #include "experiments/data/labeled_sentences.h"
 
 #include <cerrno>
-#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/data/text_lines.h"
+
 namespace recurlab::experiments {
 namespace {
 
-std::string where(const std::string& path, size_t line) {
+std::string where(const std::string& path, int64_t line) {
   return path + ":" + std::to_string(line) + ": ";
 }
 
 }  // namespace
 
-LabeledSentenceFile readLabeledSentences(const std::string& path, EmptySentencePolicy empty) {
+LabeledSentenceFile readLabeledSentences(const std::string& path, int num_classes,
+                                         EmptySentencePolicy empty) {
+  if (num_classes < 1)
+    throw std::invalid_argument(path + ": the class count must be at least 1, got " +
+                                std::to_string(num_classes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the file");
   LabeledSentenceFile file;
   file.path = path;
+  const std::string expected = "; expected `LABEL tokenized sentence` with LABEL an integer in 0.." +
+                               std::to_string(num_classes - 1);
+  TextLines lines(in);
   std::string line;
-  size_t number = 0;
-  const std::string expected = "; expected `LABEL tokenized sentence` (LABEL a non-negative integer)";
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (lines.next(line)) {
+    const int64_t number = lines.number();
     std::istringstream words(line);
     std::string label_text;
-    if (!(words >> label_text))
-      throw std::runtime_error(where(path, number) + "empty line, no label" + expected);
-    char* end = nullptr;
+    words >> label_text;  // the line is not blank
+    // Digits only: strtol alone would accept "+1", " 1" or "0x1".
+    const bool digits = label_text.find_first_not_of("0123456789") == std::string::npos;
     errno = 0;
-    const long label = std::strtol(label_text.c_str(), &end, 10);
-    if (*end != '\0' || errno == ERANGE || label < 0 || label > INT_MAX)
-      throw std::runtime_error(where(path, number) + "label '" + label_text +
-                               "' is not a non-negative integer" + expected);
+    const long label = digits ? std::strtol(label_text.c_str(), nullptr, 10) : -1;
+    if (!digits || errno == ERANGE || label >= num_classes)
+      throw std::runtime_error(where(path, number) + "label '" + label_text.substr(0, 40) +
+                               "' is not a class" + expected);
     LabeledSentence example;
     example.label = static_cast<int>(label);
     for (std::string token; words >> token;) example.tokens.push_back(token);

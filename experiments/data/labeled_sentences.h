@@ -1,6 +1,7 @@
 #pragma once
 // Reads the Harvard NLP classification format (one example a line: `LABEL<space>tokens`),
-// checking every line: a missing or non-integer label is an error naming file and line.
+// checking every line: a label that is not an integer in 0..K-1 is an error naming file,
+// line and label. Lines are read by TextLines (byte-order mark dropped, blank lines skipped).
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ struct LabeledSentenceFile {
   std::vector<std::string> warnings;  // "FILE:LINE: ..." for each skipped line
 };
 
+// num_classes = K >= 1: the dataset's known class count (a stray label such as 99999 would
+// otherwise silently build a 100,000-way output layer).
 // Throws std::runtime_error "FILE:LINE: <what is wrong>; expected `LABEL tokens...`".
-LabeledSentenceFile readLabeledSentences(const std::string& path,
+LabeledSentenceFile readLabeledSentences(const std::string& path, int num_classes,
                                          EmptySentencePolicy empty = EmptySentencePolicy::Skip);
 
 }  // namespace recurlab::experiments

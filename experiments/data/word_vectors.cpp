@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/data/text_lines.h"
+
 namespace recurlab::experiments {
 
 std::optional<int64_t> WordVectors::find(const std::string& word) const {
@@ -26,6 +28,8 @@ std::string toString(WordVectorFormat format) {
 }
 
 namespace {
+
+constexpr int64_t kMaxDimension = 100000;
 
 std::vector<std::string> splitWhitespace(const std::string& line) {
   std::vector<std::string> out;
@@ -110,22 +114,20 @@ class Loader {
   const WordVectorLoadOptions& opt_;
 };
 
-void readText(std::istream& in, Loader& ld, int64_t first_line_no, int64_t expected_count) {
+void readText(TextLines& lines, Loader& ld, int64_t expected_count) {
   std::string line, word, why;
   std::vector<float> vec;
-  int64_t line_no = first_line_no - 1, entries = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+  int64_t entries = 0;
+  while (lines.next(line)) {
     if (!parseTextEntry(line, ld.out.dim, &word, &vec, &why))
-      ld.fail(std::to_string(line_no), why);
+      ld.fail(std::to_string(lines.number()), why);
     ld.add(word, vec.data());
     if (ld.enough(++entries)) return;
   }
   if (expected_count >= 0 && entries != expected_count)
-    ld.fail(std::to_string(line_no), "the header announces " + std::to_string(expected_count) +
-                                         " words, the file has " + std::to_string(entries));
+    ld.fail(std::to_string(lines.number()),
+            "the header announces " + std::to_string(expected_count) + " words, the file has " +
+                std::to_string(entries));
 }
 
 void readBinary(std::istream& in, Loader& ld, int64_t count) {
@@ -162,9 +164,9 @@ WordVectors loadWordVectors(const std::string& path, const WordVectorLoadOptions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("word vectors " + path + ": cannot open the file");
   Loader ld(path, options);
+  TextLines lines(in);
   std::string first;
-  if (!std::getline(in, first)) ld.fail("1", "the file is empty");
-  if (!first.empty() && first.back() == '\r') first.pop_back();
+  if (!lines.next(first)) ld.fail("1", "the file is empty (or holds only blank lines)");
 
   int64_t n = 0, d = 0;
   const bool has_header = parseHeader(first, &n, &d);
@@ -177,8 +179,8 @@ WordVectors loadWordVectors(const std::string& path, const WordVectorLoadOptions
       const auto pos = in.tellg();
       std::string line, word, why;
       std::vector<float> vec;
-      const bool text = n == 0 || (std::getline(in, line) &&
-                                   parseTextEntry(line, d, &word, &vec, &why));
+      TextLines probe(in, lines.number() + 1);
+      const bool text = n == 0 || (probe.next(line) && parseTextEntry(line, d, &word, &vec, &why));
       in.clear();
       in.seekg(pos);
       format = text ? WordVectorFormat::Word2VecText : WordVectorFormat::Word2VecBinary;
@@ -189,21 +191,27 @@ WordVectors loadWordVectors(const std::string& path, const WordVectorLoadOptions
     case WordVectorFormat::Word2VecBinary:
     case WordVectorFormat::Word2VecText:
       if (!has_header)
-        ld.fail("1", "expected a header line \"<words> <dimension>\", got '" +
+        ld.fail(std::to_string(lines.number()), "expected a header line \"<words> <dimension>\", got '" +
                          first.substr(0, 80) + "'");
+      // Real vectors have a few hundred dimensions; a huge header value (a corrupt or
+      // non-vector file) would otherwise be one giant allocation before any check.
+      if (d > kMaxDimension)
+        ld.fail(std::to_string(lines.number()), "the header announces dimension " +
+                                                    std::to_string(d) + ", more than " +
+                                                    std::to_string(kMaxDimension));
       ld.out.dim = d;
       if (format == WordVectorFormat::Word2VecText)
-        readText(in, ld, 2, options.max_words > 0 ? -1 : n);
+        readText(lines, ld, options.max_words > 0 ? -1 : n);
       else
         readBinary(in, ld, n);
       break;
     case WordVectorFormat::GloveText: {
       std::string word, why;
       std::vector<float> vec;
-      if (!parseTextEntry(first, -1, &word, &vec, &why)) ld.fail("1", why);
+      if (!parseTextEntry(first, -1, &word, &vec, &why)) ld.fail(std::to_string(lines.number()), why);
       ld.out.dim = static_cast<int64_t>(vec.size());
       ld.add(word, vec.data());
-      if (!ld.enough(1)) readText(in, ld, 2, -1);
+      if (!ld.enough(1)) readText(lines, ld, -1);
       break;
     }
     case WordVectorFormat::Auto:

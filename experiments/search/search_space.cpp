@@ -1,6 +1,7 @@
 #include "experiments/search/search_space.h"
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <stdexcept>
@@ -57,10 +58,16 @@ void validateSearchSpaces(const nlohmann::json& config, const std::string& where
                               (kind == "loguniform" ? " and a > 0" : "") +
                               (kind == "int" ? ", both integers" : "");
     if (!args.is_array() || args.size() != 2) fail(shape);
-    for (const auto& a : args)
+    for (const auto& a : args) {
       if (kind == "int" ? !a.is_number_integer() : !a.is_number()) fail(shape);
+      // Sampling works in int64_t: JSON integers above its range are refused here.
+      if (a.is_number_unsigned() && a.get<uint64_t>() > uint64_t(INT64_MAX))
+        fail(shape + ", at most " + std::to_string(INT64_MAX));
+    }
     const double a = args[0].get<double>(), b = args[1].get<double>();
     if (!(a <= b) || (kind == "loguniform" && a <= 0)) fail(shape);
+    // a + (b - a)·u would be inf or NaN.
+    if (kind == "uniform" && !std::isfinite(b - a)) fail(shape + " and b - a a finite double");
   });
 }
 
@@ -73,8 +80,11 @@ nlohmann::json sampleSearchSpaces(const nlohmann::json& config, uint64_t seed) {
     if (kind == "choice") {
       space = args[uniformIndex(rng, args.size())];
     } else if (kind == "int") {
+      // The span in uint64_t: b - a in int64_t overflows for ranges wider than 2^63.
       const int64_t a = args[0].get<int64_t>(), b = args[1].get<int64_t>();
-      space = a + static_cast<int64_t>(uniformIndex(rng, static_cast<uint64_t>(b - a) + 1));
+      const uint64_t span = static_cast<uint64_t>(b) - static_cast<uint64_t>(a);
+      const uint64_t offset = span == UINT64_MAX ? rng() : uniformIndex(rng, span + 1);
+      space = static_cast<int64_t>(static_cast<uint64_t>(a) + offset);
     } else {
       const double a = args[0].get<double>(), b = args[1].get<double>(), u = uniformUnit(rng);
       space = kind == "uniform" ? a + (b - a) * u

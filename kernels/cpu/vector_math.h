@@ -1,11 +1,12 @@
 #pragma once
 // Branch-free elementwise math that GCC vectorizes inside `#pragma omp simd` loops (std::exp
-// is a library call and blocks vectorization). float uses a Cephes-style exp (range
-// reduction to [-ln2/2, ln2/2], degree-6 polynomial, exponent bits set directly): about 1 ulp.
-// double keeps std::exp so double-precision results match the naive references to 1e-12.
+// is a library call and blocks vectorization). double keeps libm so double-precision results
+// match the naive references to 1e-12. The float paths are tested against libm in double over
+// the whole float range (tests/kernels/cpu/vector_math_test.cpp states the ulp bounds and
+// where they come from); NaN gives NaN, ±inf the limits, results below FLT_MIN may be 0.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <cmath>
 
 // Per-run kernel functions carry this: the clones let one binary use AVX-512 or AVX2 where
 // the CPU has them, with `#pragma omp simd` loops over adjacent units inside.
@@ -17,12 +18,21 @@
 
 namespace recurlab::kernels {
 
+// exp: x = n·ln2 + r with n = round(x / ln2), |r| <= ln2/2 (Cody–Waite: ln2 in two parts so
+// n·C1 is exact), e^r from a Cephes-style degree-6 polynomial, then 2^n as 2y·2^(n-1), so
+// results up to FLT_MAX come out right and overflow gives inf. Results below 2·FLT_MIN are
+// flushed to 0: denormal operands cost x86 a microcode assist each, and a value below 1e-38
+// carries nothing here. n is read from the bits of the rounding sum instead of a
+// float-to-int conversion, which is undefined for NaN.
 inline float vexp(float x) {
-  x = x < -87.3f ? -87.3f : (x > 88.3f ? 88.3f : x);
-  // Round to nearest by adding and removing 1.5·2^23 (plain arithmetic: floor() would be a
-  // library call without SSE4.1 and stop vectorization).
-  const float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+  // NaN fails both comparisons and becomes the lower clamp; it is put back at the end.
+  constexpr float kLow = -86.6433976f;  // ln(2·FLT_MIN): 2^(n-1) below stays a normal float
+  const float xc = x > kLow ? (x < 89.0f ? x : 89.0f) : kLow;
+  const float t = xc * 1.44269504088896341f + 12582912.0f;
+  const float n = t - 12582912.0f;
+  int32_t tbits;
+  std::memcpy(&tbits, &t, sizeof tbits);
+  const float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
@@ -30,27 +40,47 @@ inline float vexp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * r * r + r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;  // n in [-126, 127]
+  // 2^(n-1) with n in [-125, 128]: biased exponent n + 126 in [1, 254]. tbits - 0x4B400000 = n.
+  const int32_t bits = (tbits - 0x4B400000 + 126) << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
-  return y * scale;
+  const float e = (y + y) * scale;
+  return x > kLow ? e : (x == x ? 0.0f : x);
 }
 
 inline double vexp(double x) { return std::exp(x); }
 
+// σ(x) from e = exp(-|x|) <= 1: 1/(1+e) for x >= 0, e/(1+e) for x < 0. The plain
+// 1/(1+exp(-x)) gives 0 instead of the denormal σ(x) once exp(-x) overflows (x < -88.7).
 template <typename T>
 inline T vsigmoid(T x) {
-  return T(1) / (T(1) + vexp(-x));
+  const T e = vexp(x < T(0) ? x : -x);
+  const T s = T(1) / (T(1) + e);
+  return x < T(0) ? e * s : s;
 }
 
-inline float vtanh(float x) { return 2.0f * vsigmoid(2.0f * x) - 1.0f; }
+// tanh, odd: for |x| < 0.625 an odd minimax polynomial (Cephes tanhf's), which keeps full
+// relative precision near 0 where 2σ(2x) − 1 cancels to 0; above, 1 − 2/(1 + e^{2|x|}),
+// whose error relative to tanh >= 0.55 stays a few ulps. Both are computed, one selected.
+inline float vtanh(float x) {
+  const float a = std::fabs(x);
+  const float z = a * a;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = a + a * z * p;
+  const float large = 1.0f - 2.0f / (1.0f + vexp(a + a));
+  return std::copysign(a < 0.625f ? small : large, x);
+}
 
 // Double does not vectorize anyway (std::exp): keep libm's tanh, exact near 0.
 inline double vtanh(double x) { return std::tanh(x); }
 
 // log(1 + x) for x >= 0 (float): log of u = 1 + x from a Cephes-style polynomial on the
 // mantissa, then scaled by x / (u - 1), which cancels the rounding of 1 + x (so tiny x keep
-// full relative precision). Branch-free: the u == 1 case is a select.
+// full relative precision). Branch-free: the u == 1 and x == inf cases are selects.
 inline float vlog1p(float x) {
   const float u = 1.0f + x;
   int32_t bits;
@@ -75,8 +105,12 @@ inline float vlog1p(float x) {
   const float fe = static_cast<float>(e);
   const float y = p * a * z + fe * -2.12194440e-4f - 0.5f * z;
   const float logu = a + y + fe * 0.693359375f;
+  // x = inf: u's bits give a finite logu (~89), and inf/inf would be NaN; capping d keeps
+  // x/d = inf, so the product is inf (a min, where a third select cost 2.5x in log-sigmoid).
   const float d = u - 1.0f;
-  return d == 0.0f ? x : logu * (x / d);
+  const float dcap = d < 3.40282347e38f ? d : 3.40282347e38f;
+  // d == 0: x below half an ulp of 1, log1p(x) = x.
+  return d == 0.0f ? x : logu * (x / dcap);
 }
 
 inline double vlog1p(double x) { return std::log1p(x); }

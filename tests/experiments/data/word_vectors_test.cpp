@@ -105,5 +105,35 @@ TEST_F(WordVectorsTest, MalformedFilesNameFileAndLine) {
   expectError((dir_ / "absent.bin").string(), {"absent.bin", "cannot open"});
 }
 
+// The same TextLines rule as the sentence loader: BOM dropped, CRLF cut, blank lines skipped
+// (and counted), in every text format and before a binary file's header.
+TEST_F(WordVectorsTest, ByteOrderMarkCrlfAndBlankLinesReadLikeAPlainFile) {
+  const std::string bom = "\xEF\xBB\xBF";
+  for (const auto& [plain, odd] : std::vector<std::pair<std::string, std::string>>{
+           {"2 3\nthe 0.5 -1 10\ncat 0.001 2 -0.25\n",
+            bom + "2 3\r\n\r\nthe 0.5 -1 10\r\n \t\r\ncat 0.001 2 -0.25\r\n\n"},
+           {"the 0.5 -1 10\ncat 0.001 2 -0.25\n",
+            bom + "\n\nthe 0.5 -1 10\r\n\r\ncat 0.001 2 -0.25"}}) {
+    const auto a = loadWordVectors(write("plain.txt", plain));
+    const auto b = loadWordVectors(write("odd.txt", odd));
+    EXPECT_EQ(b.format, a.format);
+    EXPECT_EQ(b.words, a.words);
+    EXPECT_EQ(b.values, a.values);
+  }
+  const auto bin = binary({{"the", {0.5f, -1.0f, 10.0f}}, {"cat", {1e-3f, 2.0f, -0.25f}}}, 3);
+  const auto wv = loadWordVectors(write("bom.bin", bom + bin));
+  EXPECT_EQ(wv.format, WordVectorFormat::Word2VecBinary);
+  expectVector(wv, "cat", {1e-3f, 2.0f, -0.25f});
+  // Line numbers count the blank lines: the bad entry is on line 4.
+  const auto bad = write("bad.txt", bom + "2 3\r\n\r\nthe 1 2 3\r\ncat 1 2\r\n");
+  expectError(bad, {bad + ":4", "'cat'", "got 2"});
+  expectError(write("blank.txt", bom + "\n \n\r\n"), {"empty"});
+}
+
+TEST_F(WordVectorsTest, HugeHeaderDimensionIsAnErrorNotAnAllocation) {
+  const auto p = write("huge.bin", "2 99999999999\nthe 1\n");
+  expectError(p, {p + ":1", "dimension 99999999999", "more than 100000"});
+}
+
 }  // namespace
 }  // namespace recurlab::experiments

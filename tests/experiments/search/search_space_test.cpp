@@ -61,6 +61,27 @@ TEST(SearchSpace, MalformedSpacesNameTheKey) {
   EXPECT_EQ(corners[3]["model"]["hidden"], 300);
 }
 
+// Found by fuzz/search_space_fuzzer: b - a overflowed int64_t (undefined behaviour) for the
+// full int64_t range; integers above INT64_MAX and a uniform span of inf went through.
+TEST(SearchSpace, ExtremeIntegerRangesSampleWithoutOverflow) {
+  const auto full = nlohmann::json::parse(
+      R"({"a": {"int": [-9223372036854775808, 9223372036854775807]}, "b": {"int": [-5, 9223372036854775807]}})");
+  validateSearchSpaces(full, "test");
+  std::set<int64_t> seen;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const auto s = sampleSearchSpaces(full, seed);
+    seen.insert(s["a"].get<int64_t>());
+    EXPECT_GE(s["b"].get<int64_t>(), -5);
+  }
+  EXPECT_GT(seen.size(), 15u);
+  const auto one = sampleSearchSpaces(nlohmann::json::parse(R"({"a": {"int": [7, 7]}})"), 3);
+  EXPECT_EQ(one["a"].get<int64_t>(), 7);
+  EXPECT_THROW(validateSearchSpaces(nlohmann::json::parse(R"({"a": {"int": [0, 18446744073709551615]}})"), "t"),
+               std::invalid_argument);
+  EXPECT_THROW(validateSearchSpaces(nlohmann::json::parse(R"({"a": {"uniform": [-1e308, 1e308]}})"), "t"),
+               std::invalid_argument);
+}
+
 TEST(SeedSequence, PermutationsAreSeededAndComplete) {
   const auto p = seededPermutation(50, 9);
   EXPECT_EQ(p, seededPermutation(50, 9));

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ with clang (ASan + UBSan) into $FUZZ_BUILD and runs
+# each one for FUZZ_SECONDS on a copy of its committed seed corpus (fuzz/corpus/<target>/),
+# so that new inputs it finds stay out of the repository. A crash leaves crash-* files in
+# $FUZZ_BUILD/<target>/ and fails the script.
+#   fuzz/run-fuzzers.sh [TARGET...]      (default: every target)
+# Exit 77 (CTest's "skipped") when clang++ or its libFuzzer runtime is missing.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+FUZZ_BUILD="${FUZZ_BUILD:-$ROOT/build-fuzz}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+CLANGXX="${CLANGXX:-clang++}"
+TARGETS=("$@")
+((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space)
+
+if ! command -v "$CLANGXX" >/dev/null; then
+  echo "fuzz: $CLANGXX not found (apt-get install clang libclang-rt-dev); skipping" >&2
+  exit 77
+fi
+probe="$(mktemp -d)"
+trap 'rm -rf "$probe"' EXIT
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' \
+  > "$probe/probe.cpp"
+if ! "$CLANGXX" -fsanitize=fuzzer "$probe/probe.cpp" -o "$probe/probe" 2>/dev/null; then
+  echo "fuzz: $CLANGXX cannot link -fsanitize=fuzzer (apt-get install libclang-rt-dev); skipping" >&2
+  exit 77
+fi
+
+# The torch-free sources each target needs.
+sources() {
+  case "$1" in
+    labeled_sentences) echo experiments/data/labeled_sentences.cpp experiments/data/text_lines.cpp ;;
+    word_vectors) echo experiments/data/word_vectors.cpp experiments/data/text_lines.cpp ;;
+    search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
+    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space" >&2
+       exit 2 ;;
+  esac
+}
+
+FLAGS=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -I"$ROOT" -Wall -Wextra)
+mkdir -p "$FUZZ_BUILD"
+status=0
+for t in "${TARGETS[@]}"; do
+  srcs=()
+  for s in $(sources "$t"); do srcs+=("$ROOT/$s"); done
+  bin="$FUZZ_BUILD/${t}_fuzzer"
+  newest="$(ls -t "$ROOT/fuzz/${t}_fuzzer.cpp" "$ROOT/fuzz/fuzz_input_file.h" "${srcs[@]}" \
+            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$bin" 2>/dev/null | head -1 || true)"
+  if [[ ! -x "$bin" || "$newest" != "$bin" ]]; then
+    echo "fuzz: building $t"
+    "$CLANGXX" "${FLAGS[@]}" "$ROOT/fuzz/${t}_fuzzer.cpp" "${srcs[@]}" -o "$bin"
+  fi
+  work="$FUZZ_BUILD/$t"
+  mkdir -p "$work/corpus"
+  cp -n "$ROOT/fuzz/corpus/$t/"* "$work/corpus/" 2>/dev/null || true
+  echo "fuzz: running $t for ${FUZZ_SECONDS}s"
+  if ! (cd "$work" && "$bin" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=60 \
+          -rss_limit_mb=2048 -print_final_stats=1 corpus); then
+    echo "fuzz: $t FAILED; the crashing input is in $work/crash-*" >&2
+    status=1
+  fi
+done
+exit $status
