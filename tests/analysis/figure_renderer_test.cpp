@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/analysis/temp_dir.h"
+#include "tests/analysis/series_builders.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -18,22 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::TempDir;
 
-LineSeries line(std::string title, std::vector<double> x, std::vector<double> y, int style = -1) {
-  LineSeries s;
-  s.title = std::move(title);
-  s.x = std::move(x);
-  s.y = std::move(y);
-  s.style = style;
-  return s;
-}
-
-BarSeries barSeries(std::string title, std::vector<double> values, std::vector<double> errors) {
-  BarSeries b;
-  b.title = std::move(title);
-  b.values = std::move(values);
-  b.errors = std::move(errors);
-  return b;
-}
+using figure_test::barSeries;
+using figure_test::line;
 
 std::string head(const std::string& path, size_t n) {
   std::ifstream in(path, std::ios::binary);

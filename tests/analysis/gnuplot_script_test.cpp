@@ -10,26 +10,13 @@
 #include <vector>
 
 #include "analysis/key_placement.h"
+#include "tests/analysis/series_builders.h"
 
 namespace recurlab::analysis {
 namespace {
 
-LineSeries line(std::string title, std::vector<double> x, std::vector<double> y, int style = -1) {
-  LineSeries s;
-  s.title = std::move(title);
-  s.x = std::move(x);
-  s.y = std::move(y);
-  s.style = style;
-  return s;
-}
-
-BarSeries barSeries(std::string title, std::vector<double> values, std::vector<double> errors) {
-  BarSeries b;
-  b.title = std::move(title);
-  b.values = std::move(values);
-  b.errors = std::move(errors);
-  return b;
-}
+using figure_test::barSeries;
+using figure_test::line;
 
 const std::vector<OutputFormat> kFormats = {{"png", "pngcairo"}, {"pdf", "pdfcairo"}};
 
