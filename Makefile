@@ -55,11 +55,14 @@ clean:
 
 # Text classification (Lei et al. 2018, App. B.1): the quick default unless ARGS says otherwise, e.g.
 #   make exp-classification ARGS="--config configs/classification/full.json --shard 0/8 --run-id full"
-# Fetches the classification data into ./data first when it is missing. One LibTorch thread by
-# default: on a 2-core machine shared with other jobs, 2 OpenMP threads made epochs 8-17x slower
-# (spin-waiting threads); CLASSIFICATION_THREADS=0 uses all cores on a machine of your own.
+# Fetches the classification data into ./data first when it is missing. The units run in
+# CLASSIFICATION_JOBS worker processes (default: one per core) of CLASSIFICATION_THREADS LibTorch
+# threads (default 1): on a 2-core machine shared with other jobs, 2 OpenMP threads in one
+# process made epochs 8-17x slower (spin-waiting threads), separate processes do not
+# (docs/cluster.md). ARGS with --jobs, --shard or --nproc-per-node decide for themselves.
 CLASSIFICATION_THREADS ?= 1
+CLASSIFICATION_JOBS ?= $(shell nproc)
 exp-classification: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_classification recurlab_analyze
 	@[ -d data/classification ] || scripts/get-data.sh classification
-	$(BUILD)/recurlab_classification $(if $(findstring --threads,$(ARGS)),,--threads $(CLASSIFICATION_THREADS)) $(ARGS)
+	$(BUILD)/recurlab_classification $(if $(findstring --threads,$(ARGS)),,--threads $(CLASSIFICATION_THREADS)) $(if $(or $(findstring --jobs,$(ARGS)),$(findstring --shard,$(ARGS)),$(findstring --nproc-per-node,$(ARGS))),,--jobs $(CLASSIFICATION_JOBS)) $(ARGS)

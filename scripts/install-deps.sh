@@ -14,6 +14,7 @@ PACKAGES=(
   libgnuplot-iostream-dev gnuplot-nox
   libgtest-dev
   libsentencepiece-dev
+  libgloo-dev                       # c10d's ProcessGroupGloo headers: data-parallel training
   clang libclang-rt-dev             # libFuzzer targets of fuzz/ (make fuzz, the FuzzLoaders test)
 )
 

@@ -163,6 +163,7 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   tc.checkpoints = ctx.checkpoints;
   tc.fingerprint = unit_json.dump();
   tc.progress = ctx.progress;
+  tc.data_parallel = ctx.data_parallel;
   const auto outcome = train(training, options.optimizer, options.trainer, seed, tc);
 
   UnitResult r;

@@ -12,6 +12,17 @@ namespace {
 
 struct ClassifierBatch : TrainBatch {
   const SentenceBatch* batch = nullptr;
+  SentenceBatch owned;  // a part's own slice (batch points at it)
+
+  // Sentences i*B/n .. (i+1)*B/n of the batch (columns), for data-parallel ranks.
+  std::unique_ptr<TrainBatch> part(int i, int n) const override {
+    const int64_t b = batch->labels.size(0), from = b * i / n, to = b * (i + 1) / n;
+    auto p = std::make_unique<ClassifierBatch>();
+    p->owned = {batch->tokens.narrow(1, from, to - from), batch->mask_pad.narrow(1, from, to - from),
+                batch->lengths.narrow(0, from, to - from), batch->labels.narrow(0, from, to - from)};
+    p->batch = &p->owned;
+    return p;
+  }
 };
 
 // Evaluation order: sorted by length so batches carry little padding.

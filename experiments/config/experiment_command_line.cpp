@@ -65,6 +65,12 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
        "value is JSON, or a string); repeatable")
       ("seed", po::value(&seed), "root seed; every other seed derives from it (config key seed)")
       ("threads", po::value(&cl.threads)->default_value(0), "intra-op threads, 0 = all cores")
+      ("jobs", po::value(&cl.jobs)->default_value(1),
+       "run the units in N worker processes on this machine (each a --shard i/N, with "
+       "--threads cores/N unless given), then the report; 0 = one per core")
+      ("nproc-per-node", po::value(&cl.nproc_per_node)->default_value(1),
+       "train each unit data-parallel on N processes of this machine (c10d Gloo; torchrun/"
+       "Slurm users set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT instead)")
       ("shard", po::value(&shard)->default_value("0/1"),
        "i/n: run every n-th unit of work starting at i, into log.shard-i-of-n.h5")
       ("data-dir", po::value(&cl.data_dir)->default_value("data"),
@@ -91,6 +97,8 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
     return cl;
   }
   if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
+  if (cl.jobs < 0) throw std::invalid_argument("--jobs must be >= 0");
+  if (cl.nproc_per_node < 1) throw std::invalid_argument("--nproc-per-node must be >= 1");
   cl.shard = parseShard(shard);
   cl.config = nlohmann::json::object();
   if (!cl.config_file.empty()) {

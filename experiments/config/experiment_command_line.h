@@ -1,6 +1,7 @@
 #pragma once
 // The one command line of every experiment driver (design.md §5): --config FILE, repeated
-// --set key=value, --seed, --threads, --shard i/n, --data-dir, --embeddings, --help, the run
+// --set key=value, --seed, --threads, --jobs N,
+// --nproc-per-node N, --shard i/n, --data-dir, --embeddings, --help, the run
 // folder's --run-id, --out, --results-root, --force-new (experiments/harness/run_folder.h),
 // and whatever options a driver adds through `extra`. The JSON config is assembled here; each
 // experiment validates it.
@@ -35,6 +36,8 @@ struct ExperimentCommandLine {
   std::vector<std::string> sets;
   std::optional<int64_t> seed;
   int threads = 0;
+  int jobs = 1;               // --jobs: worker processes on this machine, 0 = one per core
+  int nproc_per_node = 1;     // --nproc-per-node: data-parallel ranks of one unit, spawned here
   Shard shard;
   RunFolderOptions run_folder;  // --run-id, --out, --results-root, --force-new
   std::string data_dir;

@@ -10,11 +10,14 @@
 #include "experiments/classification/classification_config.h"
 #include "experiments/classification/classification_task.h"
 #include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/runtime/machine_info.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
+#include "experiments/training/data_parallel.h"
 #include "models/registry.h"
 
 namespace {
@@ -71,20 +74,28 @@ int main(int argc, char** argv) {
               << " units of work (" << in_shard << " in this shard), " << threads
               << " threads" << std::endl;
 
-    RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, config.seed,
+    if (wantsDataParallelLaunch(cl)) return launchDataParallel(argc, argv, cl);
+    if (wantsLocalJobs(cl)) return runLocalJobs(argc, argv, cl);
+    DataParallelGroup ranks(DataParallelOptions::fromEnvironment());
+
+    RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard, cl.command_line, cl.config, config.seed,
                      recurlab::collectMachineInfo(), [&](const Hdf5RunLog& log) {
                        return unfinishedUnitGroups(task, cl.shard, log);
                      });
     RunnerOptions runner;
     runner.seed = static_cast<uint64_t>(config.seed);
+    runner.data_parallel = &ranks;
     const auto report = runTask(task, folder, runner);
     folder.finish();  // the log is closed before the analysis reads it
     if (report.waiting > 0) {
+      if (isLocalJobWorker()) return kExitUnitsWaiting;
       std::cout << report.waiting << " units wait for other shards' search trials: run this "
                 << "shard again when they are done\n";
       return 0;
     }
+    if (ranks.rank() > 0) return 0;  // rank 0 writes the report
     if (cl.shard.active()) {
+      if (isLocalJobWorker()) return 0;  // the parent writes the report
       // The report merges every log of the folder, whichever one it is given.
       std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
                 << "shard is done: recurlab_analyze " << folder.path() << "\n";

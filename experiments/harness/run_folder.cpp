@@ -249,10 +249,14 @@ void RunFolder::finish() {
   log_.reset();
 }
 
-int RunFolder::runAnalysis() const {
+int RunFolder::runAnalysis() const { return runAnalysisOf(path_); }
+
+std::string runFolderPath(const RunFolderOptions& options) { return chooseFolder(options); }
+
+int runAnalysisOf(const std::string& folder) {
   const std::string tool = (fs::path(executableDirectory()) / "recurlab_analyze").string();
   if (!fs::exists(tool)) {
-    std::cerr << "note: " << tool << " not found; build it and run `recurlab_analyze " << path_
+    std::cerr << "note: " << tool << " not found; build it and run `recurlab_analyze " << folder
               << "` for report.md, summary.json and the figures\n";
     return -1;
   }
@@ -260,7 +264,7 @@ int RunFolder::runAnalysis() const {
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    std::vector<char*> args{const_cast<char*>(tool.c_str()), const_cast<char*>(path_.c_str()),
+    std::vector<char*> args{const_cast<char*>(tool.c_str()), const_cast<char*>(folder.c_str()),
                             nullptr};
     execv(tool.c_str(), args.data());
     _exit(127);
@@ -268,7 +272,7 @@ int RunFolder::runAnalysis() const {
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
   const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  if (rc != 0) std::cerr << "recurlab_analyze " << path_ << " failed (" << rc << ")\n";
+  if (rc != 0) std::cerr << "recurlab_analyze " << folder << " failed (" << rc << ")\n";
   return rc;
 }
 

@@ -40,6 +40,15 @@ struct RunFolderOptions {
 void addRunFolderOptions(boost::program_options::options_description& cli,
                          RunFolderOptions& options);
 
+// The folder these options name (what RunFolder opens): --out, or
+// <results-root>/<experiment>/<run-id or a fresh UTC timestamp>; with --force-new the next free
+// <id>-k. Creates nothing.
+std::string runFolderPath(const RunFolderOptions& options);
+
+// Runs `recurlab_analyze <folder>` from the directory of this executable: report.md, figures,
+// summary.json. Returns its exit status; -1 (with a note on how to run it) when it is missing.
+int runAnalysisOf(const std::string& folder);
+
 // UTC timestamp usable as a folder name, e.g. "20261121-134425".
 std::string defaultRunId();
 

@@ -178,6 +178,7 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
     log.flush();
 
     UnitContext context{log, g, chosen.config, seed, CheckpointStore(), {}};
+    context.data_parallel = options.data_parallel;
     if (options.checkpoints)
       context.checkpoints = CheckpointStore(
           (fs::path(folder.path()) / "checkpoints" / checkpointFolderName(g)).string());

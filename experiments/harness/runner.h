@@ -19,6 +19,7 @@ struct RunnerOptions {
   uint64_t seed = 1;             // the root seed; every unit's seeds derive from it
   bool checkpoints = true;       // give units a checkpoint folder (Trainer resumes from it)
   std::ostream* progress = nullptr;  // nullptr = std::cerr
+  DataParallelGroup* data_parallel = nullptr;  // handed to every unit (UnitContext)
 };
 
 struct RunnerReport {

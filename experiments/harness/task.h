@@ -20,6 +20,8 @@
 
 namespace recurlab::experiments {
 
+class DataParallelGroup;
+
 struct Unit {
   enum class Kind { Trial, Final };
   Kind kind = Kind::Final;
@@ -54,6 +56,9 @@ struct UnitContext {
   // One progress line (an epoch's): the runner adds position and ETA. `done` in [0, 1] is
   // the fraction of the unit done.
   std::function<void(const std::string& line, double done)> progress;
+  // Data-parallel ranks training this unit together (null = this process alone): for the
+  // TrainerContext (experiments/training/trainer.h).
+  DataParallelGroup* data_parallel = nullptr;
 };
 
 class Task {

@@ -10,11 +10,18 @@
 #include <stdexcept>
 
 #include "experiments/harness/kill_point.h"
+#include "experiments/training/data_parallel.h"
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/plateau_tracker.h"
 #include "experiments/training/sparse_row_optimizer.h"
 
 namespace recurlab::experiments {
+
+std::unique_ptr<TrainBatch> TrainBatch::part(int, int count) const {
+  throw std::logic_error("this task's batches cannot be split for data-parallel training (" +
+                         std::to_string(count) + " ranks): its TrainBatch has no part()");
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -239,6 +246,11 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
   const auto columns = epochColumns(model);
   PlateauTracker plateau(options.patience, opt.lr_patience, model.higherIsBetter());
   const bool checkpoints = options.checkpoints && ctx.checkpoints.enabled();
+  DataParallelGroup* dp =
+      ctx.data_parallel != nullptr && ctx.data_parallel->active() ? ctx.data_parallel : nullptr;
+  if (dp && optimizers.sparse)
+    throw std::invalid_argument("data-parallel training needs dense gradients: this model has "
+                                "sparse ones (set train.sparse_embedding=false)");
 
   Position p;
   p.lr = opt.lr;
@@ -345,6 +357,26 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
                 << " batch " << p.batch << " of " << n << "\n";
     }
   }
+  if (dp) {
+    // Every rank resumes from its own checkpoint: they must stand at the same step.
+    std::vector<double> where{static_cast<double>(p.epoch), static_cast<double>(p.batch),
+                              static_cast<double>(p.step)};
+    std::vector<double> rank_zero = where;
+    dp->broadcast(rank_zero);
+    if (rank_zero != where)
+      throw std::runtime_error(
+          "data-parallel rank " + std::to_string(dp->rank()) + " of " + ctx.group +
+          " stands at epoch " + std::to_string(p.epoch) + " batch " + std::to_string(p.batch) +
+          " but rank 0 at epoch " + std::to_string(static_cast<int64_t>(rank_zero[0])) +
+          " batch " + std::to_string(static_cast<int64_t>(rank_zero[1])) +
+          ": the ranks' checkpoints differ (delete the unit's checkpoints of every rank to "
+          "restart it)");
+    dp->broadcastFromRankZero(model.module());
+    // Rank 0 keeps the seed's stream (world size 1 = one process, bit for bit); the others
+    // draw their own dropout masks.
+    if (!p.outcome.resumed && dp->rank() > 0)
+      torch::manual_seed(seed ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(dp->rank())));
+  }
   if (ctx.log) {
     ctx.log->createTable(ctx.group + "/epochs", columns);
     if (!p.epoch_rows.empty()) ctx.log->appendRows(ctx.group + "/epochs", p.epoch_rows);
@@ -359,17 +391,35 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
   TrainOutcome& outcome = p.outcome;
   outcome.stop_reason = p.finished == Finished::EarlyStopping ? "early_stopping" : "max_epochs";
   const bool stepwise = stepwiseSchedule(opt);
+  double step_examples = 0;  // this rank's examples in the step being accumulated
   while (p.finished == Finished::No && p.epoch <= options.max_epochs) {
     model.module().train();
     for (; p.batch < n;) {
       const int64_t group_start = p.batch - p.batch % opt.accumulate;
       const int64_t group_size = std::min(opt.accumulate, n - group_start);
       const auto t0 = Clock::now();
-      if (p.batch == group_start) optimizers.zeroGrad();
-      const auto batch = model.batch(p.epoch, p.batch);
+      if (p.batch == group_start) {
+        optimizers.zeroGrad();
+        step_examples = 0;
+      }
+      auto batch = model.batch(p.epoch, p.batch);
+      if (dp) batch = batch->part(dp->rank(), dp->worldSize());
       const auto t1 = Clock::now();
       const StepOutput out = model.forward(*batch);
-      const double value = out.loss.item<double>();
+      double value = out.loss.item<double>();
+      double examples = static_cast<double>(out.examples);
+      std::vector<double> tallies(out.tallies.begin(), out.tallies.end());
+      if (dp) {
+        // The batch's loss and tallies over every rank, so that all ranks log, check and
+        // checkpoint the same numbers.
+        std::vector<double> stats{value * examples, examples};
+        stats.insert(stats.end(), tallies.begin(), tallies.end());
+        dp->sum(stats);
+        value = stats[1] > 0 ? stats[0] / stats[1] : 0.0;
+        examples = stats[1];
+        tallies.assign(stats.begin() + 2, stats.end());
+      }
+      step_examples += static_cast<double>(out.examples);
       const auto t2 = Clock::now();
       if (!std::isfinite(value)) {
         outcome.diverged = true;
@@ -380,10 +430,10 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
       }
       (group_size > 1 ? out.loss / static_cast<double>(group_size) : out.loss).backward();
       const auto t3 = Clock::now();
-      p.loss_sum += value * static_cast<double>(out.examples);
-      p.seen += out.examples;
-      for (size_t i = 0; i < p.tallies.size() && i < out.tallies.size(); ++i)
-        p.tallies[i] += out.tallies[i];
+      p.loss_sum += value * examples;
+      p.seen += static_cast<int64_t>(examples);
+      for (size_t i = 0; i < p.tallies.size() && i < tallies.size(); ++i)
+        p.tallies[i] += tallies[i];
       p.window_loss += value;
       ++p.window_batches;
       ++p.batch;
@@ -394,6 +444,7 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
           p.lr = scheduledLearningRate(opt, p.step);
           optimizers.setLearningRate(p.lr);
         }
+        if (dp) outcome.allreduce_bytes_per_step = dp->averageGradients(optimizers.all, step_examples);
         if (opt.clip > 0) clipGradientNorm(optimizers.all, opt.clip);
         optimizers.step();
         outcome.steps = p.step;
@@ -420,7 +471,13 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
     if (outcome.diverged) break;
 
     const auto e0 = Clock::now();
-    const auto evals = model.evaluate();
+    std::vector<double> evals;
+    if (!dp || dp->rank() == 0) evals = model.evaluate();
+    if (dp) {
+      // Rank 0 evaluates (the weights are the same everywhere); the others take its numbers.
+      evals.resize(eval_names.size(), 0.0);
+      dp->broadcast(evals);
+    }
     p.times.evaluation = since(e0);
     const double seconds = p.times.data + p.times.forward + p.times.backward + p.times.step;
     std::vector<double> row = {static_cast<double>(p.epoch),
@@ -509,6 +566,9 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& opt, const Trai
               fmt("%.2f", epoch_times.forward) + " bwd " + fmt("%.2f", epoch_times.backward) + " step " +
               fmt("%.2f", epoch_times.step) + " eval " + fmt("%.2f", epoch_times.evaluation) + " ckpt " +
               fmt("%.2f", outcome.times.checkpoint - checkpoint_before) + "]";
+      if (dp)
+        line += " " + std::to_string(dp->worldSize()) + " ranks, all-reduce " +
+                std::to_string(outcome.allreduce_bytes_per_step) + " B/step";
       ctx.progress(line, static_cast<double>(epoch) / static_cast<double>(options.max_epochs));
     }
     killPoint("epoch-end");

@@ -23,8 +23,14 @@
 
 namespace recurlab::experiments {
 
+class DataParallelGroup;
+
 struct TrainBatch {
   virtual ~TrainBatch() = default;
+  // Part `index` of `count` of this batch (a slice along the batch, as equal as possible), for
+  // data-parallel ranks (experiments/training/data_parallel.h). A batch that cannot be split
+  // keeps this default, which refuses with an error.
+  virtual std::unique_ptr<TrainBatch> part(int index, int count) const;
 };
 
 struct StepOutput {
@@ -68,6 +74,7 @@ struct TrainOutcome {
   double train_seconds = 0;  // sum of the epochs' training time (evaluation excluded)
   EpochTimes times;          // summed over the epochs
   double final_lr = 0;
+  int64_t allreduce_bytes_per_step = 0;  // data-parallel: gradient bytes all-reduced per step
 };
 
 struct TrainerContext {
@@ -77,6 +84,10 @@ struct TrainerContext {
   std::string fingerprint;     // e.g. the unit's config: a checkpoint with another is ignored
   // After every epoch: a line for the progress output and the fraction of epochs done.
   std::function<void(const std::string& line, double done)> progress;
+  // Data-parallel ranks (null or world size 1: this process alone). Every rank runs train()
+  // with its own context (rank 0's log and checkpoints are the run's); batches are split with
+  // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast.
+  DataParallelGroup* data_parallel = nullptr;
 };
 
 // Columns of the epochs table for a model.

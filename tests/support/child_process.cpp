@@ -54,6 +54,47 @@ ChildResult runChild(const std::string& program, const std::vector<std::string>&
           WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
+int startChild(const std::string& program, const std::vector<std::string>& args,
+               const std::vector<std::pair<std::string, std::string>>& environment,
+               const std::string& output_file) {
+  std::vector<std::string> argv_strings{program};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    setpgid(0, 0);
+    unsetenv("RECURLAB_KILL_AT");
+    for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
+    const int fd = open(output_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    std::vector<char*> argv;
+    for (auto& a : argv_strings) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  return pid;
+}
+
+ChildResult waitChild(int pid, int timeout_ms, bool& finished) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  int status = 0;
+  finished = false;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      finished = true;
+      return {WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return {};
+}
+
 std::string siblingBinary(const std::string& name) {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -4,6 +4,7 @@
 // by this process after a delay (with the child's own children: it runs in its own process
 // group, which the kill hits as a whole).
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace recurlab::testing {
@@ -17,6 +18,14 @@ struct ChildResult {
 // child's stdout and stderr go to `output_file` (appended).
 ChildResult runChild(const std::string& program, const std::vector<std::string>& args,
                      const std::string& kill_at, int kill_after_ms, const std::string& output_file);
+
+// Starts the program in the background (its own process group), with `environment` set in the
+// child, stdout and stderr appended to `output_file`.
+int startChild(const std::string& program, const std::vector<std::string>& args,
+               const std::vector<std::pair<std::string, std::string>>& environment,
+               const std::string& output_file);
+// Waits up to `timeout_ms` for a child of startChild; `finished` false = still running then.
+ChildResult waitChild(int pid, int timeout_ms, bool& finished);
 
 // build/<name>: the binaries sit beside the test binary.
 std::string siblingBinary(const std::string& name);

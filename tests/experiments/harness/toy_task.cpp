@@ -4,7 +4,14 @@
 #include "models/json_options.h"
 namespace recurlab::experiments {
 namespace {
-struct ToyBatch : TrainBatch { torch::Tensor x; explicit ToyBatch(torch::Tensor t) : x(std::move(t)) {} };
+struct ToyBatch : TrainBatch {
+  torch::Tensor x;
+  explicit ToyBatch(torch::Tensor t) : x(std::move(t)) {}
+  std::unique_ptr<TrainBatch> part(int i, int n) const override {  // rows i*B/n .. (i+1)*B/n
+    const int64_t b = x.size(0), from = b * i / n, to = b * (i + 1) / n;
+    return std::make_unique<ToyBatch>(x.narrow(0, from, to - from));
+  }
+};
 struct ToyModel : TrainingModel {  // y = sum of x, on fixed random data
   torch::nn::Linear net{6, 1};
   int64_t bs;
@@ -38,7 +45,7 @@ struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` f
     torch::manual_seed(ctx.seed);
     ToyModel model(j.getInt("examples", 64, 1, 1 << 20), j.getInt("batch_size", 8, 1, 1 << 20));
     j.finish();
-    const auto o = train(model, opt, loop, ctx.seed, {&ctx.log, ctx.group, ctx.checkpoints, ctx.config.dump(), ctx.progress});
+    const auto o = train(model, opt, loop, ctx.seed, {&ctx.log, ctx.group, ctx.checkpoints, ctx.config.dump(), ctx.progress, ctx.data_parallel});
     return {o.diverged, o.stop_reason, {{"best_dev_mse", o.best.at("dev_mse")}}, {{"epochs", o.epochs}}, {}, c.value("keep_checkpoints", false)};
   }
 };
@@ -57,8 +64,11 @@ std::unique_ptr<Task> makeToyTask(const nlohmann::json& config) {
 #include <sstream>
 
 #include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
 #include "experiments/harness/runner.h"
 #include "experiments/runtime/thread_count.h"
+#include "experiments/training/data_parallel.h"
 
 namespace recurlab::experiments {
 
@@ -68,15 +78,19 @@ int toyTaskMain(int argc, char** argv) {
     recurlab::applyThreadCount(cl.threads);
     const int64_t seed = cl.config.value("seed", int64_t{1});
     auto task = makeToyTask(cl.config);
-    RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, seed, MachineInfo{},
+    if (wantsDataParallelLaunch(cl)) return launchDataParallel(argc, argv, cl);
+    if (wantsLocalJobs(cl)) return runLocalJobs(argc, argv, cl);
+    DataParallelGroup ranks(DataParallelOptions::fromEnvironment());
+    RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard, cl.command_line, cl.config, seed, MachineInfo{},
                      [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(*task, cl.shard, log); });
     std::ostringstream quiet;
     RunnerOptions options;
     options.seed = static_cast<uint64_t>(seed);
     options.progress = &quiet;
-    runTask(*task, folder, options);
+    options.data_parallel = &ranks;
+    const auto report = runTask(*task, folder, options);
     folder.finish();
-    return 0;
+    return report.waiting > 0 && isLocalJobWorker() ? kExitUnitsWaiting : 0;
   } catch (const std::exception& e) {
     std::cerr << "toy: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,251 @@
+// Data-parallel training on c10d Gloo (experiments/training/data_parallel.h), on loopback only:
+// two ranks with parts of a batch give the gradients (in double, to rounding) and the weights
+// of one process with the whole batch; a rank that dies ends the other with an error, not a
+// hang; a killed data-parallel unit resumes from its ranks' checkpoints. `ctest -R DataParallel`.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <torch/torch.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/training/data_parallel.h"
+#include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/child_process.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::runChild;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A double-precision two-layer net and a fixed batch of 8 examples.
+struct Net : torch::nn::Module {
+  torch::nn::Linear a{nullptr}, b{nullptr};
+  Net() {
+    a = register_module("a", torch::nn::Linear(5, 7));
+    b = register_module("b", torch::nn::Linear(7, 1));
+    to(torch::kDouble);
+  }
+  torch::Tensor loss(const torch::Tensor& x, const torch::Tensor& y) {
+    return torch::mse_loss(b(torch::tanh(a(x))), y);
+  }
+};
+
+TEST(DataParallel, TwoRanksAverageGradientsLikeOneProcessWithTheWholeBatch) {
+  torch::manual_seed(3);
+  const auto x = torch::randn({8, 5}, torch::kDouble), y = torch::randn({8, 1}, torch::kDouble);
+  const int64_t split = 3;  // unequal parts: the average must weigh them by their examples
+  auto part = [&](const torch::Tensor& t, int r) {
+    return r == 0 ? t.narrow(0, 0, split) : t.narrow(0, split, 8 - split);
+  };
+  // One process, the whole batch, from rank 0's initial weights (seed 100).
+  torch::manual_seed(100);
+  Net reference;
+  reference.loss(x, y).backward();
+  const auto params = reference.parameters();
+  std::vector<torch::Tensor> expected;
+  for (const auto& p : params) expected.push_back(p.grad().clone());
+  // What an unweighted mean of the parts' gradients would give: the test must tell it apart.
+  std::vector<torch::Tensor> unweighted(params.size());
+  for (int r = 0; r < 2; ++r) {
+    for (auto& p : params) p.mutable_grad() = torch::Tensor();
+    reference.loss(part(x, r), part(y, r)).backward();
+    for (size_t i = 0; i < params.size(); ++i)
+      unweighted[i] = r == 0 ? params[i].grad() * 0.5 : unweighted[i] + params[i].grad() * 0.5;
+  }
+  EXPECT_GT((unweighted[0] - expected[0]).abs().max().item<double>(), 1e-6);
+
+  const int port = freeLoopbackPort();
+  std::vector<std::vector<torch::Tensor>> grads(2);
+  std::vector<std::string> errors(2);
+  std::vector<int64_t> bytes(2);
+  auto rank = [&](int r) {
+    try {
+      DataParallelOptions o;
+      o.rank = r;
+      o.world_size = 2;
+      o.master_port = port;
+      o.timeout_seconds = 30;
+      o.bucket_bytes = 100;  // several buckets for 7*5 + 7 + 7 + 1 doubles
+      DataParallelGroup group(o);
+      torch::manual_seed(100 + r);  // different initial weights: rank 0's must win
+      Net net;
+      group.broadcastFromRankZero(net);
+      net.loss(part(x, r), part(y, r)).backward();
+      bytes[r] = group.averageGradients(net.parameters(), static_cast<double>(part(x, r).size(0)));
+      for (const auto& p : net.parameters()) grads[r].push_back(p.grad().clone());
+    } catch (const std::exception& e) {
+      errors[r] = e.what();
+    }
+  };
+  std::thread t0(rank, 0), t1(rank, 1);
+  t0.join();
+  t1.join();
+  ASSERT_EQ(errors[0], "");
+  ASSERT_EQ(errors[1], "");
+  EXPECT_EQ(bytes[0], (5 * 7 + 7 + 7 + 1) * 8);
+  ASSERT_EQ(grads[0].size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i)
+    for (int r = 0; r < 2; ++r) {
+      const double error = (grads[r][i] - expected[i]).abs().max().item<double>();
+      EXPECT_LE(error, 4e-16 * (1 + expected[i].abs().max().item<double>()))
+          << "parameter " << i << " rank " << r;
+    }
+}
+
+TEST(DataParallel, WorldOfOneIsThisProcessAlone) {
+  DataParallelGroup alone(DataParallelOptions{});
+  EXPECT_FALSE(alone.active());
+  auto p = torch::ones({3}, torch::requires_grad());
+  (p * 2).sum().backward();
+  EXPECT_EQ(alone.averageGradients({p}, 3.0), 0);
+  EXPECT_TRUE(torch::equal(p.grad(), torch::full({3}, 2.0)));
+}
+
+TEST(DataParallel, MalformedEnvironmentNamesTheVariable) {
+  setenv("WORLD_SIZE", "two", 1);
+  try {
+    DataParallelOptions::fromEnvironment();
+    ADD_FAILURE() << "WORLD_SIZE=two was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("WORLD_SIZE"), std::string::npos) << e.what();
+  }
+  setenv("WORLD_SIZE", "2", 1);
+  setenv("RANK", "2", 1);
+  EXPECT_THROW(DataParallelOptions::fromEnvironment(), std::invalid_argument);
+  unsetenv("WORLD_SIZE");
+  unsetenv("RANK");
+  EXPECT_EQ(DataParallelOptions::fromEnvironment().world_size, 1);
+}
+
+TEST(DataParallel, RanksNeedANamedRunFolderAndRankZeroOwnsIt) {
+  RunFolderOptions o("toy");
+  EXPECT_THROW(rankRunFolder(o, 0, 2), std::invalid_argument);
+  o.out_dir = "/tmp/run";
+  EXPECT_EQ(rankRunFolder(o, 0, 2).out_dir, "/tmp/run");
+  EXPECT_EQ(rankRunFolder(o, 1, 2).out_dir, "/tmp/run/ranks/rank-1");
+  EXPECT_EQ(rankRunFolder(o, 1, 1).out_dir, "/tmp/run");
+}
+
+struct TempRoot {
+  fs::path root;
+  explicit TempRoot(const std::string& name)
+      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~TempRoot() { fs::remove_all(root); }
+};
+
+std::vector<std::string> toyArgs(const std::string& out, int ranks, int epochs, int examples) {
+  return {"--out", out, "--threads", "1", "--nproc-per-node", std::to_string(ranks),
+          "--set", "seeds=1", "--set", "keep_checkpoints=true", "--set",
+          "train={\"examples\": " + std::to_string(examples) +
+              ", \"batch_size\": 8, \"max_epochs\": " + std::to_string(epochs) +
+              ", \"lr\": 0.01, \"checkpoint_every_steps\": 16, \"optimizer\": \"adam\"}"};
+}
+
+torch::Tensor finalWeight(const std::string& folder) {
+  torch::serialize::InputArchive a, m;
+  a.load_from((fs::path(folder) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
+  a.read("model", m);
+  torch::Tensor w;
+  m.read("weight", w);
+  return w;
+}
+
+TEST(DataParallel, TwoProcessesTrainTheWeightsOfOneProcess) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
+  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  TempRoot tmp("recurlab_dp_weights");
+  const std::string output = (tmp.root / "children.txt").string();
+  const std::string one = (tmp.root / "one").string(), two = (tmp.root / "two").string();
+  ASSERT_EQ(runChild(program, toyArgs(one, 1, 3, 128), "", -1, output).exit_code, 0)
+      << readFile(output);
+  ASSERT_EQ(runChild(program, toyArgs(two, 2, 3, 128), "", -1, output).exit_code, 0)
+      << readFile(output);
+  // 48 Adam steps in float: batch 8 on one process vs 4 + 4 on two.
+  const auto w1 = finalWeight(one), w2 = finalWeight(two);
+  EXPECT_LE((w1 - w2).abs().max().item<double>(), 1e-5) << w1 << "\n" << w2;
+  EXPECT_FALSE(torch::equal(w1, torch::zeros_like(w1)));
+  // Rank 1 kept its own log and checkpoints, out of the report's way.
+  EXPECT_TRUE(fs::exists(fs::path(two) / "ranks" / "rank-1" / "log.h5"));
+  EXPECT_EQ(runLogFiles(two).size(), 1u);
+}
+
+TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
+  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  TempRoot tmp("recurlab_dp_kill");
+  const std::string out = (tmp.root / "run").string();
+  const std::string log0 = (tmp.root / "rank0.txt").string();
+  const std::string log1 = (tmp.root / "rank1.txt").string();
+  const std::string port = std::to_string(freeLoopbackPort());
+  auto env = [&](int r) {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"RANK", std::to_string(r)}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"},
+        {"MASTER_PORT", port}, {"RECURLAB_DP_TIMEOUT", "20"}};
+  };
+  // Long enough to be mid-training when rank 1 is killed.
+  auto args = toyArgs(out, 1, 200, 4096);
+  const int p0 = recurlab::testing::startChild(program, args, env(0), log0);
+  const int p1 = recurlab::testing::startChild(program, args, env(1), log1);
+  // Kill rank 1 once both train: its first checkpoint (every 16 steps) is on disk.
+  const fs::path rank1_checkpoint =
+      fs::path(out) / "ranks" / "rank-1" / "checkpoints" / "toy_seeds_0" / "last.pt";
+  const auto started = std::chrono::steady_clock::now();
+  while (!fs::exists(rank1_checkpoint) &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(rank1_checkpoint)) << readFile(log0) << readFile(log1);
+  kill(-p1, SIGKILL);
+  bool finished = false;
+  recurlab::testing::waitChild(p1, 5000, finished);
+  const auto killed_at = std::chrono::steady_clock::now();
+  const auto r0 = recurlab::testing::waitChild(p0, 60000, finished);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - killed_at).count();
+  if (!finished) {
+    kill(-p0, SIGKILL);
+    recurlab::testing::waitChild(p0, 5000, finished);
+    FAIL() << "rank 0 still ran 60 s after rank 1 was killed: " << readFile(log0);
+  }
+  EXPECT_NE(r0.exit_code, 0) << readFile(log0);
+  const std::string said = readFile(log0);
+  EXPECT_NE(said.find("data-parallel all-reduce"), std::string::npos) << said;
+  EXPECT_EQ(said.find("frame #"), std::string::npos) << "a backtrace instead of a message: " << said;
+  std::cout << "rank 0 stopped " << seconds << " s after rank 1 was killed: " << said;
+}
+
+TEST(DataParallel, KilledUnitResumesFromItsRanksCheckpoints) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
+  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  TempRoot tmp("recurlab_dp_resume");
+  const std::string output = (tmp.root / "children.txt").string();
+  const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
+  ASSERT_EQ(runChild(program, toyArgs(whole, 2, 4, 256), "", -1, output).exit_code, 0)
+      << readFile(output);
+  // Both ranks reach the kill point at step 40 (checkpoints every 16 steps), then resume.
+  const auto r = runChild(program, toyArgs(killed, 2, 4, 256), "train-step:40", -1, output);
+  EXPECT_NE(r.exit_code, 0);
+  ASSERT_EQ(runChild(program, toyArgs(killed, 2, 4, 256), "", -1, output).exit_code, 0)
+      << readFile(output);
+  EXPECT_EQ(recurlab::testing::finishedUnits(killed), recurlab::testing::finishedUnits(whole));
+  EXPECT_TRUE(torch::equal(finalWeight(killed), finalWeight(whole)));
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
