@@ -133,25 +133,26 @@ void forwardKernel(const Geometry& g, const Pointers<T>& p, T alpha, T* h, T* c,
   });
 }
 
-// Per-column parameter gradients are accumulated over time in T (as the reference kernel
-// does), stored to col_grad (4, B, out), then summed over the batch in double in a fixed
-// order: no atomics, the same result for any thread count. Pad steps write zero gradients
+// Per-column parameter gradients are accumulated over time in double (a float sum over L steps
+// loses about eps·sqrt(L) to eps·L of its size, see tests/kernels/cpu/float_backward_test.cpp;
+// the reference kernel sums in float), stored to col_grad (4, B, out), then summed over the
+// batch in double in a fixed order: no atomics, the same result for any thread count. Pad steps write zero gradients
 // for u and x here, so the outputs need no separate zero fill.
 template <typename T, SruSkip Skip, bool Masked>
 RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T alpha,
                                       const Run r, const T* __restrict grad_h,
                                       const T* __restrict grad_last_c, const T* __restrict c,
                                       T* __restrict grad_u, T* __restrict grad_x,
-                                      T* __restrict grad_c0, T* __restrict col_grad) {
+                                      T* __restrict grad_c0, double* __restrict col_grad) {
   constexpr int64_t K = Skip == SruSkip::LearnedProjection ? 4 : 3;
   const int64_t out = g.out, cols = g.B * out, n = r.n;
   const int64_t col0 = r.b * out + r.j0;
   T gstate[kBlock], zeros[kBlock];
-  T acc_vf[kBlock], acc_vr[kBlock], acc_bf[kBlock], acc_br[kBlock];
+  double acc_vf[kBlock], acc_vr[kBlock], acc_bf[kBlock], acc_br[kBlock];
   for (int64_t i = 0; i < n; ++i) {
     gstate[i] = grad_last_c ? grad_last_c[col0 + i] : T(0);
     zeros[i] = T(0);
-    acc_vf[i] = acc_vr[i] = acc_bf[i] = acc_br[i] = T(0);
+    acc_vf[i] = acc_vr[i] = acc_bf[i] = acc_br[i] = 0.0;
   }
   const T* __restrict vf = p.wc + r.j0;
   const T* __restrict vr = p.wc + out + r.j0;
@@ -201,10 +202,10 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
       if constexpr (Skip == SruSkip::LearnedProjection) g3[i] = g_skip;
       if constexpr (Skip == SruSkip::ScaledInput) gxr[i] = g_skip * alpha;
       gstate[i] = g_c * f + g_f * vf[i] + g_r * vr[i];
-      acc_vf[i] += g_f * cp;
-      acc_vr[i] += g_r * cp;
-      acc_bf[i] += g_f;
-      acc_br[i] += g_r;
+      acc_vf[i] += static_cast<double>(g_f * cp);
+      acc_vr[i] += static_cast<double>(g_r * cp);
+      acc_bf[i] += static_cast<double>(g_f);
+      acc_br[i] += static_cast<double>(g_r);
     }
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
@@ -226,7 +227,7 @@ RECURLAB_SIMD_CLONES void backwardRun(const Geometry& g, const Pointers<T>& p, T
 template <typename T, SruSkip Skip, bool Masked>
 void backwardKernel(const Geometry& g, const Pointers<T>& p, T alpha, const T* grad_h,
                     const T* grad_last_c, const T* c, T* grad_u, T* grad_x, T* grad_c0,
-                    T* col_grad) {
+                    double* col_grad) {
   at::parallel_for(0, g.runs(), 1, [&](int64_t begin, int64_t end) {
     for (int64_t run = begin; run < end; ++run)
       backwardRun<T, Skip, Masked>(g, p, alpha, runAt(g, run), grad_h, grad_last_c, c, grad_u,
@@ -390,7 +391,7 @@ SruBackwardResult sruRecurrenceCpuBackward(const Tensor& grad_h_in, const Tensor
   res.grad_u = torch::empty_like(u);  // every element is written, pad steps with zeros
   res.grad_x = opt.skip == SruSkip::ScaledInput ? torch::empty_like(x) : Tensor();
   res.grad_c0 = torch::empty({g.B, g.out}, u.options());
-  Tensor col_grad = torch::empty({4, g.B, g.out}, u.options());
+  Tensor col_grad = torch::empty({4, g.B, g.out}, u.options().dtype(torch::kDouble));
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "sru_recurrence_backward", [&] {
     const auto ptrs = pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad);
     dispatchSkipAndMask(opt.skip, mask_c.defined(), [&](auto s, auto m) {
@@ -400,11 +401,10 @@ SruBackwardResult sruRecurrenceCpuBackward(const Tensor& grad_h_in, const Tensor
           grad_last_c.defined() ? grad_last_c.data_ptr<scalar_t>() : nullptr,
           c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
           res.grad_x.defined() ? res.grad_x.data_ptr<scalar_t>() : nullptr,
-          res.grad_c0.data_ptr<scalar_t>(), col_grad.data_ptr<scalar_t>());
+          res.grad_c0.data_ptr<scalar_t>(), col_grad.data_ptr<double>());
     });
   });
   // Sum over the batch, one unit at a time, always in batch order.
-  col_grad = col_grad.to(torch::kDouble);
   Tensor param = torch::empty({4, g.out}, col_grad.options());
   const double* cg = col_grad.data_ptr<double>();
   double* pg = param.data_ptr<double>();
