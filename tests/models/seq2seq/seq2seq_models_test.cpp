@@ -18,6 +18,13 @@ constexpr int64_t kVocabulary = 13;
 const Seq2SeqSpecialIds kIds{0, 1, 2, 3};
 
 nlohmann::json tinyConfig(const std::string& name) {
+  if (name == "convs2s")
+    return {{"embed_dim", 12}, {"channels", 16}, {"out_embed_dim", 10}, {"encoder_layers", 2},
+            {"decoder_layers", 2}, {"kernel_width", 3}, {"dropout", 0.0}, {"max_positions", 64}};
+  if (name == "rnn_seq2seq")
+    return {{"embed_dim", 12}, {"dropout", 0.0}, {"encoder", "sru"},
+            {"encoder_config", {{"layers", 2}, {"hidden", 8}, {"bidirectional", true}}},
+            {"decoder", "sru"}, {"decoder_config", {{"layers", 2}, {"hidden", 10}}}};
   nlohmann::json c = {{"d_model", 16}, {"heads", 2}, {"dropout", 0.0}};
   if (name.rfind("transformer", 0) == 0) {
     c["encoder_layers"] = 2;
@@ -148,6 +155,33 @@ TEST_P(EveryModel, UnknownKeysAreRejectedByName) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seq2SeqModels, EveryModel, ::testing::ValuesIn(seq2seqModelNames()));
+
+TEST(Seq2SeqRegistry, RnnSeq2SeqTakesAnyCausalRegistryDecoder) {
+  for (const char* stack : {"lstm", "qrnn"}) {
+    nlohmann::json config = tinyConfig("rnn_seq2seq");
+    config["decoder"] = stack;
+    config["decoder_config"] = {{"layers", 1}, {"hidden", 8}};
+    torch::manual_seed(2);
+    auto model = makeSeq2SeqModel("rnn_seq2seq", config, kVocabulary, kIds);
+    model->eval();
+    torch::NoGradGuard no_grad;
+    auto [source, source_pad] = batch({3, 2});
+    auto [target, target_pad] = batch({4, 4}, kIds.bos);
+    const EncoderMemory memory = model->encode(source, source_pad);
+    const torch::Tensor whole = model->decode(target, {}, memory, {}).logits;
+    const DecoderOutput first = model->decode(target.narrow(0, 0, 3), {}, memory, {});
+    const DecoderOutput last = model->decode(target.narrow(0, 3, 1), {}, memory, first.state);
+    EXPECT_LE(maxDifference(last.logits[0], whole[3]), 1e-5) << stack;
+  }
+  nlohmann::json config = tinyConfig("rnn_seq2seq");
+  config["decoder_config"]["bidirectional"] = true;
+  try {
+    makeSeq2SeqModel("rnn_seq2seq", config, kVocabulary, kIds);
+    FAIL() << "a bidirectional decoder was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'decoder'"), std::string::npos) << e.what();
+  }
+}
 
 TEST(Seq2SeqRegistry, UnknownNamesAndBadValuesAreRejected) {
   EXPECT_THROW(makeSeq2SeqModel("transformr", {}, kVocabulary, kIds), std::invalid_argument);
