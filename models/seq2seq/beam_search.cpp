@@ -86,10 +86,12 @@ std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source
     const auto n = static_cast<int64_t>(active.size());
     DecoderOutput out =
         model.decode(last.view({1, n * K}).to(device), {}, memory, state, false);
-    torch::Tensor at_max = torch::empty({n * K}, torch::kBool);
+    std::vector<int64_t> reached(static_cast<size_t>(n * K));
     for (int64_t r = 0; r < n * K; ++r)
-      at_max[r] = t >= max_length[static_cast<size_t>(active[static_cast<size_t>(r / K)])];
-    torch::Tensor logp = nextLogProbabilities(out.logits[0], ids, at_max);
+      reached[static_cast<size_t>(r)] =
+          t >= max_length[static_cast<size_t>(active[static_cast<size_t>(r / K)])];
+    torch::Tensor logp = nextLogProbabilities(
+        out.logits[0], ids, torch::tensor(reached, torch::kLong).to(torch::kBool));
     torch::Tensor total = (scores.view({n * K, 1}) + logp).view({n, K * V});
     auto [values, indices] = total.topk(std::min<int64_t>(2 * K, K * V), 1);
     auto value = values.accessor<double, 2>();
@@ -167,15 +169,19 @@ std::vector<Hypothesis> greedyDecode(Seq2SeqModel& model, const at::Tensor& sour
   for (int64_t t = 0; remaining > 0; ++t) {
     DecoderOutput step = model.decode(last.view({1, B}).to(device), {}, memory, state, false);
     state = std::move(step.state);
-    torch::Tensor at_max = torch::empty({B}, torch::kBool);
-    for (int64_t b = 0; b < B; ++b) at_max[b] = t >= max_length[static_cast<size_t>(b)];
-    torch::Tensor logp = nextLogProbabilities(step.logits[0], ids, at_max);
+    std::vector<int64_t> reached(static_cast<size_t>(B));
+    for (int64_t b = 0; b < B; ++b)
+      reached[static_cast<size_t>(b)] = t >= max_length[static_cast<size_t>(b)];
+    torch::Tensor logp = nextLogProbabilities(
+        step.logits[0], ids, torch::tensor(reached, torch::kLong).to(torch::kBool));
     auto [best, token] = logp.max(1);
+    const auto best_of = best.accessor<double, 1>();
+    const auto token_of = token.accessor<int64_t, 1>();
     for (int64_t b = 0; b < B; ++b) {
       const auto s = static_cast<size_t>(b);
       if (done[s]) continue;
-      const int64_t y = token[b].item<int64_t>();
-      out[s].log_probability += best[b].item<double>();
+      const int64_t y = token_of[b];
+      out[s].log_probability += best_of[b];
       if (y == ids.eos) {
         done[s] = true;
         --remaining;
