@@ -27,6 +27,8 @@ GatedConvBlockImpl::GatedConvBlockImpl(GatedConvBlockOptions options)
       "conv", torch::nn::Conv1d(torch::nn::Conv1dOptions(o.input_channels, 2 * o.output_channels,
                                                          o.kernel_width)
                                     .bias(true)));
+  if (o.weight_norm)
+    weight_g = register_parameter("weight_g", torch::ones({2 * o.output_channels, 1, 1}));
   reset_parameters();
 }
 
@@ -34,6 +36,7 @@ void GatedConvBlockImpl::reset_parameters() {
   torch::NoGradGuard no_grad;
   conv->weight.normal_(0.0, options_.initStd());
   conv->bias.zero_();
+  if (weight_g.defined()) weight_g.copy_(conv->weight.pow(2).sum({1, 2}, true).sqrt());
 }
 
 SequenceOutput GatedConvBlockImpl::forwardSequence(const torch::Tensor& input,
@@ -70,7 +73,13 @@ SequenceOutput GatedConvBlockImpl::forwardSequence(const torch::Tensor& input,
   } else {
     x = torch::constant_pad_nd(x, {pad / 2, pad - pad / 2});
   }
-  torch::Tensor y = conv->forward(x);  // (B, 2·c_out, L)
+  torch::Tensor y;  // (B, 2·c_out, L)
+  if (weight_g.defined()) {
+    const torch::Tensor norm = conv->weight.pow(2).sum({1, 2}, true).sqrt();
+    y = torch::conv1d(x, conv->weight * (weight_g / norm), conv->bias);
+  } else {
+    y = conv->forward(x);
+  }
   y = torch::glu(y, 1).permute({2, 0, 1});  // a ⊙ σ(b) over channels -> (L, B, c_out)
   if (o.hasResidual()) y = (y + input) * std::sqrt(0.5);
   if (keep.defined()) y = y * keep;

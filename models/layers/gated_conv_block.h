@@ -33,6 +33,9 @@ struct GatedConvBlockOptions {
   ConvPadding padding = ConvPadding::Same;
   GluInit init = GluInit::DropoutAware;
   bool residual = true;  // applied only when input_channels == output_channels
+  // Weight normalization (ConvS2S, Gehring et al. 2017, §3.4): the conv applies
+  // W = g · V / ||V|| per output channel, V = conv->weight, g = weight_g starting at ||V||.
+  bool weight_norm = false;
 
   double retainProbability() const { return 1.0 - dropout; }
   bool hasResidual() const { return residual && input_channels == output_channels; }
@@ -60,6 +63,7 @@ class GatedConvBlockImpl : public torch::nn::Module {
   const GatedConvBlockOptions& options() const { return options_; }
 
   torch::nn::Conv1d conv{nullptr};  // weight (2·c_out, c_in, k), bias (2·c_out)
+  torch::Tensor weight_g;           // (2·c_out, 1, 1), weight_norm only
 
  private:
   GatedConvBlockOptions options_;

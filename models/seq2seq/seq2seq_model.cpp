@@ -1,0 +1,130 @@
+#include "models/seq2seq/seq2seq_model.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "models/json_options.h"
+#include "models/registry.h"
+#include "models/seq2seq/convs2s.h"
+#include "models/seq2seq/rnn_seq2seq.h"
+#include "models/seq2seq/transformer.h"
+
+namespace recurlab::models {
+
+EncoderMemory EncoderMemory::indexSelect(const at::Tensor& index) const {
+  EncoderMemory out;
+  out.states = states.index_select(1, index);
+  out.mask_pad = mask_pad.index_select(1, index);
+  for (const auto& extra : extras) out.extras.push_back(extra.index_select(1, index));
+  return out;
+}
+
+namespace {
+
+// The keys every Transformer variant shares; defaults of fairseq's transformer_iwslt_de_en.
+TransformerSeq2SeqOptions readTransformerOptions(JsonOptions& j) {
+  TransformerSeq2SeqOptions o;
+  o.encoder_layers = j.getInt("encoder_layers", 6, 1, 64);
+  o.decoder_layers = j.getInt("decoder_layers", 6, 1, 64);
+  o.d_model = j.getInt("d_model", 512, 4, 1 << 16);
+  o.heads = j.getInt("heads", 4, 1, 1024);
+  if (o.d_model % o.heads != 0)
+    throw std::invalid_argument("Transformer: key 'd_model' (" + std::to_string(o.d_model) +
+                                ") must be a multiple of key 'heads' (" +
+                                std::to_string(o.heads) + ")");
+  o.dropout = j.getDouble("dropout", 0.1, 0.0, 0.99);
+  o.attention_dropout = j.getDouble("attention_dropout", 0.0, 0.0, 0.99);
+  o.pre_norm = j.getBool("pre_norm", false);
+  return o;
+}
+
+std::shared_ptr<Seq2SeqModel> makeTransformer(const std::string& name,
+                                              const nlohmann::json& config,
+                                              int64_t vocabulary_size,
+                                              const Seq2SeqSpecialIds& ids) {
+  JsonOptions j(config, "model '" + name + "'");
+  TransformerSeq2SeqOptions o = readTransformerOptions(j);
+  auto& f = o.feed_forward;
+  if (name == "transformer") {
+    f.kind = "relu";
+    f.d_ff = j.getInt("ffn_hidden", 1024, 1, 1 << 20);
+    f.activation_dropout = j.getDouble("activation_dropout", 0.0, 0.0, 0.99);
+  } else if (name == "transformer_sru") {
+    f.kind = "sru";
+    f.d_ff = j.getInt("ffn_hidden", 1024, 1, 1 << 20);
+    f.sru_dropout = j.getDouble("sru_dropout", o.dropout, 0.0, 0.99);
+    o.encoder_bidirectional = j.getBool("encoder_bidirectional", false);
+  } else {
+    f.kind = "self_iru";
+    f.self_iru_depth = j.getInt("self_iru_depth", 2, 0, 8);
+  }
+  j.finish();
+  return std::make_shared<TransformerSeq2Seq>(o, vocabulary_size, ids);
+}
+
+// Defaults of fairseq's fconv_iwslt_de_en (reference-mt §8).
+std::shared_ptr<Seq2SeqModel> makeConvS2S(const nlohmann::json& config, int64_t vocabulary_size,
+                                          const Seq2SeqSpecialIds& ids) {
+  JsonOptions j(config, "model 'convs2s'");
+  ConvS2SOptions o;
+  o.embed_dim = j.getInt("embed_dim", 256, 1, 1 << 16);
+  o.channels = j.getInt("channels", 256, 1, 1 << 16);
+  o.encoder_layers = j.getInt("encoder_layers", 4, 0, 64);
+  o.decoder_layers = j.getInt("decoder_layers", 3, 1, 64);
+  o.kernel_width = j.getInt("kernel_width", 3, 1, 63);
+  if (o.kernel_width % 2 == 0)
+    throw std::invalid_argument("model 'convs2s': key 'kernel_width' must be odd (the encoder "
+                                "centres its convolutions), got " +
+                                std::to_string(o.kernel_width));
+  o.out_embed_dim = j.getInt("out_embed_dim", 256, 1, 1 << 16);
+  o.dropout = j.getDouble("dropout", 0.1, 0.0, 0.99);
+  o.max_positions = j.getInt("max_positions", 1024, 1, 1 << 20);
+  j.finish();
+  return std::make_shared<ConvS2S>(o, vocabulary_size, ids);
+}
+
+// Keys: encoder / decoder (registry names, default "sru"), encoder_config / decoder_config
+// (their own keys), embed_dim, dropout.
+std::shared_ptr<Seq2SeqModel> makeRnnSeq2Seq(const nlohmann::json& config,
+                                             int64_t vocabulary_size,
+                                             const Seq2SeqSpecialIds& ids) {
+  JsonOptions j(config, "model 'rnn_seq2seq'");
+  RnnSeq2SeqOptions o;
+  o.embed_dim = j.getInt("embed_dim", 256, 1, 1 << 16);
+  o.dropout = j.getDouble("dropout", 0.1, 0.0, 0.99);
+  const std::string encoder_name = j.getString("encoder", "sru", encoderNames());
+  const std::string decoder_name = j.getString("decoder", "sru", encoderNames());
+  const nlohmann::json encoder_config = j.getJson("encoder_config", nlohmann::json::object());
+  const nlohmann::json decoder_config = j.getJson("decoder_config", nlohmann::json::object());
+  j.finish();
+  auto encoder = makeEncoder(encoder_name, encoder_config, o.embed_dim);
+  auto decoder = makeEncoder(decoder_name, decoder_config, o.embed_dim);
+  if (!decoder->causal())
+    throw std::invalid_argument("model 'rnn_seq2seq': key 'decoder' names '" + decoder_name +
+                                "' with a configuration that looks ahead; the decoder must be "
+                                "causal (unidirectional)");
+  return std::make_shared<RnnSeq2Seq>(o, encoder, decoder, vocabulary_size, ids);
+}
+
+}  // namespace
+
+std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,
+                                               const nlohmann::json& config,
+                                               int64_t vocabulary_size,
+                                               const Seq2SeqSpecialIds& ids) {
+  if (name == "transformer" || name == "transformer_sru" || name == "transformer_self_iru")
+    return makeTransformer(name, config, vocabulary_size, ids);
+  if (name == "convs2s") return makeConvS2S(config, vocabulary_size, ids);
+  if (name == "rnn_seq2seq") return makeRnnSeq2Seq(config, vocabulary_size, ids);
+  std::string known;
+  for (const auto& n : seq2seqModelNames()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown translation model '" + name + "'; known: " + known);
+}
+
+std::vector<std::string> seq2seqModelNames() {
+  return {"transformer", "transformer_sru", "transformer_self_iru", "convs2s",
+          "rnn_seq2seq"};
+}
+
+}  // namespace recurlab::models
