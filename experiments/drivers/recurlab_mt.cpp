@@ -2,6 +2,7 @@
 // §6): `make exp-mt`. Thin driver: command line -> checked config -> run folder -> joint
 // subwords and encoded data -> the harness runner over one unit per model -> report
 // (recurlab_analyze) -> the BLEU-per-epoch table on the terminal.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -90,6 +91,14 @@ int main(int argc, char** argv) {
     }
     const int threads = recurlab::applyThreadCount(cl.threads);
     const auto config = MtConfig::fromJson(cl.config);
+    const auto known = recurlab::models::seq2seqModelNames();
+    for (const auto& m : config.models)
+      if (std::find(known.begin(), known.end(), m.model) == known.end()) {
+        std::string names;
+        for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+        throw std::invalid_argument("config model '" + m.name + "': unknown model '" + m.model +
+                                    "'; known: " + names);
+      }
     MtTask task(config, cl.data_dir);
     task.checkData();
     std::cout << "config " << cl.config_file << ": " << config.models.size() << " models, "
