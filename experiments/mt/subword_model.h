@@ -3,14 +3,12 @@
 // or unigram model trained on the training text of both languages, seeded and single-threaded
 // so the same text and options give the same model, written into the run folder and loaded
 // again on resume. Special ids are fixed by the model: pad 0, unk 1, bos 2, eos 3.
+// sentencepiece runs behind a small C shim loaded with dlopen (sentencepiece/sentencepiece_shim.h
+// says why): librecurlab_sentencepiece.so beside the executable, or in the build folder.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace sentencepiece {
-class SentencePieceProcessor;
-}
 
 namespace recurlab::experiments {
 
@@ -48,7 +46,8 @@ class SubwordModel {
 
  private:
   SubwordModel() = default;
-  std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
+  struct Handle;  // the sentencepiece processor behind the shim (sentencepiece/)
+  std::unique_ptr<Handle> handle_;
   std::string path_;
 };
 
