@@ -1,0 +1,192 @@
+#include "models/seq2seq/beam_search.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "models/seq2seq/seq2seq_model.h"
+
+namespace recurlab::models {
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// lp(|Y|) = ((5 + |Y|) / 6)^alpha, |Y| = tokens generated including eos.
+double lengthPenalty(int64_t length, double alpha) {
+  return std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
+}
+
+// Per sentence: at most floor(a·S + b) tokens before eos, S = its real source tokens.
+std::vector<int64_t> maxLengths(const at::Tensor& source_pad, double a, int64_t b) {
+  torch::Tensor lengths = source_pad.to(torch::kBool).logical_not().sum(0).to(torch::kCPU);
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < lengths.size(0); ++i)
+    out.push_back(std::max<int64_t>(
+        0, static_cast<int64_t>(std::floor(a * static_cast<double>(lengths[i].item<int64_t>()))) + b));
+  return out;
+}
+
+// Next-token log-probabilities (rows, V) in double: pad and bos are never generated, and a row
+// whose hypothesis has reached its maximum length may only end.
+torch::Tensor nextLogProbabilities(const torch::Tensor& logits, const Seq2SeqSpecialIds& ids,
+                                   const torch::Tensor& at_max_length) {
+  torch::Tensor logp = torch::log_softmax(logits.to(torch::kCPU, torch::kDouble), -1);
+  logp.index_fill_(1, torch::tensor({ids.pad}), kMinusInf);
+  if (ids.bos != ids.eos) logp.index_fill_(1, torch::tensor({ids.bos}), kMinusInf);
+  if (at_max_length.any().item<bool>()) {
+    torch::Tensor only_eos = torch::full_like(logp, kMinusInf);
+    only_eos.select(1, ids.eos).copy_(logp.select(1, ids.eos));
+    logp = torch::where(at_max_length.unsqueeze(1), only_eos, logp);
+  }
+  return logp;
+}
+
+void checkSource(const at::Tensor& source, const at::Tensor& source_pad) {
+  if (source.dim() != 2 || !source_pad.defined() || source_pad.sizes() != source.sizes())
+    throw std::invalid_argument("beam search: source and source_pad must both be (S, B)");
+}
+
+struct Candidate {
+  int64_t from;  // beam it extends
+  int64_t token;
+  double score;  // cumulative log-probability
+};
+
+}  // namespace
+
+std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source,
+                                   const at::Tensor& source_pad,
+                                   const BeamSearchOptions& options) {
+  checkSource(source, source_pad);
+  if (options.beam < 1) throw std::invalid_argument("beam search: beam must be >= 1");
+  torch::NoGradGuard no_grad;
+  const Seq2SeqSpecialIds ids = model.specialIds();
+  const int64_t B = source.size(1), K = options.beam, V = model.vocabularySize();
+  const auto device = source.device();
+  const std::vector<int64_t> max_length =
+      maxLengths(source_pad, options.max_length_a, options.max_length_b);
+
+  // Rows: active sentence i, beam k at row i·K + k. At the start only beam 0 is alive.
+  std::vector<int64_t> active(static_cast<size_t>(B));
+  for (int64_t i = 0; i < B; ++i) active[static_cast<size_t>(i)] = i;
+  EncoderMemory memory = model.encode(source, source_pad)
+                             .indexSelect(torch::arange(B, torch::dtype(torch::kLong).device(device))
+                                              .repeat_interleave(K));
+  SequenceState state;
+  torch::Tensor history = torch::empty({B * K, 0}, torch::kLong);  // generated tokens, CPU
+  torch::Tensor last = torch::full({B * K}, ids.bos, torch::kLong);
+  torch::Tensor scores = torch::full({B, K}, kMinusInf, torch::kDouble);
+  scores.select(1, 0).zero_();
+  std::vector<std::vector<Hypothesis>> finished(static_cast<size_t>(B));
+
+  for (int64_t t = 0; !active.empty(); ++t) {
+    const auto n = static_cast<int64_t>(active.size());
+    DecoderOutput out =
+        model.decode(last.view({1, n * K}).to(device), {}, memory, state, false);
+    torch::Tensor at_max = torch::empty({n * K}, torch::kBool);
+    for (int64_t r = 0; r < n * K; ++r)
+      at_max[r] = t >= max_length[static_cast<size_t>(active[static_cast<size_t>(r / K)])];
+    torch::Tensor logp = nextLogProbabilities(out.logits[0], ids, at_max);
+    torch::Tensor total = (scores.view({n * K, 1}) + logp).view({n, K * V});
+    auto [values, indices] = total.topk(std::min<int64_t>(2 * K, K * V), 1);
+    auto value = values.accessor<double, 2>();
+    auto index = indices.accessor<int64_t, 2>();
+    const double penalty = lengthPenalty(t + 1, options.alpha);
+
+    std::vector<int64_t> still_active, rows, tokens;
+    std::vector<double> kept_scores;
+    for (int64_t i = 0; i < n; ++i) {
+      const auto sentence = static_cast<size_t>(active[static_cast<size_t>(i)]);
+      std::vector<Candidate> kept;
+      for (int64_t r = 0; r < values.size(1); ++r) {
+        if (value[i][r] == kMinusInf) break;
+        const Candidate c{index[i][r] / V, index[i][r] % V, value[i][r]};
+        if (c.token == ids.eos) {
+          if (r >= K) continue;  // only eos among the best K ends a hypothesis (fairseq)
+          Hypothesis h;
+          torch::Tensor prefix = history[i * K + c.from];
+          h.tokens.assign(prefix.data_ptr<int64_t>(), prefix.data_ptr<int64_t>() + prefix.numel());
+          h.log_probability = c.score;
+          h.score = c.score / penalty;
+          finished[sentence].push_back(std::move(h));
+        } else if (static_cast<int64_t>(kept.size()) < K) {
+          kept.push_back(c);
+        }
+      }
+      // No early stop (as fairseq): a sentence ends with K finished hypotheses or at its
+      // maximum length.
+      if (static_cast<int64_t>(finished[sentence].size()) >= K || kept.empty()) continue;
+      still_active.push_back(static_cast<int64_t>(sentence));
+      for (int64_t k = 0; k < K; ++k) {
+        // Fewer than K live candidates (a tiny vocabulary): dead copies with score -inf.
+        const bool live = k < static_cast<int64_t>(kept.size());
+        const Candidate& c = live ? kept[static_cast<size_t>(k)] : kept[0];
+        rows.push_back(i * K + c.from);
+        tokens.push_back(c.token);
+        kept_scores.push_back(live ? c.score : kMinusInf);
+      }
+    }
+    if (still_active.empty()) break;
+    torch::Tensor row_index = torch::tensor(rows, torch::kLong);
+    last = torch::tensor(tokens, torch::kLong);
+    history = torch::cat({history.index_select(0, row_index), last.unsqueeze(1)}, 1);
+    scores = torch::tensor(kept_scores, torch::kDouble).view({-1, K});
+    torch::Tensor device_index = row_index.to(device);
+    state = out.state.indexSelect(device_index);
+    memory = memory.indexSelect(device_index);
+    active = std::move(still_active);
+  }
+
+  std::vector<Hypothesis> best(static_cast<size_t>(B));
+  for (size_t s = 0; s < finished.size(); ++s) {
+    best[s].score = best[s].log_probability = kMinusInf;
+    for (const auto& h : finished[s])  // the first of equals wins: the earlier, better-ranked
+      if (h.score > best[s].score) best[s] = h;
+  }
+  return best;
+}
+
+std::vector<Hypothesis> greedyDecode(Seq2SeqModel& model, const at::Tensor& source,
+                                     const at::Tensor& source_pad, int64_t max_length_b,
+                                     double max_length_a) {
+  checkSource(source, source_pad);
+  torch::NoGradGuard no_grad;
+  const Seq2SeqSpecialIds ids = model.specialIds();
+  const int64_t B = source.size(1);
+  const auto device = source.device();
+  const std::vector<int64_t> max_length = maxLengths(source_pad, max_length_a, max_length_b);
+  EncoderMemory memory = model.encode(source, source_pad);
+  SequenceState state;
+  torch::Tensor last = torch::full({B}, ids.bos, torch::kLong);
+  std::vector<Hypothesis> out(static_cast<size_t>(B));
+  std::vector<bool> done(static_cast<size_t>(B), false);
+  int64_t remaining = B;
+  for (int64_t t = 0; remaining > 0; ++t) {
+    DecoderOutput step = model.decode(last.view({1, B}).to(device), {}, memory, state, false);
+    state = std::move(step.state);
+    torch::Tensor at_max = torch::empty({B}, torch::kBool);
+    for (int64_t b = 0; b < B; ++b) at_max[b] = t >= max_length[static_cast<size_t>(b)];
+    torch::Tensor logp = nextLogProbabilities(step.logits[0], ids, at_max);
+    auto [best, token] = logp.max(1);
+    for (int64_t b = 0; b < B; ++b) {
+      const auto s = static_cast<size_t>(b);
+      if (done[s]) continue;
+      const int64_t y = token[b].item<int64_t>();
+      out[s].log_probability += best[b].item<double>();
+      if (y == ids.eos) {
+        done[s] = true;
+        --remaining;
+      } else {
+        out[s].tokens.push_back(y);
+      }
+    }
+    last = token;
+  }
+  for (auto& h : out) h.score = h.log_probability;
+  return out;
+}
+
+}  // namespace recurlab::models
