@@ -66,3 +66,15 @@ exp-classification: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_classification recurlab_analyze
 	@[ -d data/classification ] || scripts/get-data.sh classification
 	$(BUILD)/recurlab_classification $(if $(findstring --threads,$(ARGS)),,--threads $(CLASSIFICATION_THREADS)) $(if $(or $(findstring --jobs,$(ARGS)),$(findstring --shard,$(ARGS)),$(findstring --nproc-per-node,$(ARGS))),,--jobs $(CLASSIFICATION_JOBS)) $(ARGS)
+
+# Machine translation (Lei et al. 2018, App. B.3): the quick default (Transformer vs
+# Transformer+SRU vs Transformer+Self-IRU on a Multi30k subset) unless ARGS says otherwise, e.g.
+#   make exp-mt ARGS="--config configs/mt/multi30k.json --run-id full"
+# Fetches Multi30k into ./data first when it is missing; one LibTorch thread by default
+# (MT_THREADS=0: all cores on a machine of your own).
+.PHONY: exp-mt
+MT_THREADS ?= 1
+exp-mt: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_mt recurlab_bleu recurlab_analyze
+	@[ -d data/multi30k ] || scripts/get-data.sh multi30k
+	$(BUILD)/recurlab_mt $(if $(findstring --threads,$(ARGS)),,--threads $(MT_THREADS)) $(ARGS)

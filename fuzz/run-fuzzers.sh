@@ -11,7 +11,7 @@ FUZZ_BUILD="${FUZZ_BUILD:-$ROOT/build-fuzz}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 CLANGXX="${CLANGXX:-clang++}"
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space)
+((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus)
 
 if ! command -v "$CLANGXX" >/dev/null; then
   echo "fuzz: $CLANGXX not found (apt-get install clang libclang-rt-dev); skipping" >&2
@@ -32,7 +32,8 @@ sources() {
     labeled_sentences) echo experiments/data/labeled_sentences.cpp experiments/data/text_lines.cpp ;;
     word_vectors) echo experiments/data/word_vectors.cpp experiments/data/text_lines.cpp ;;
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
-    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space" >&2
+    parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
+    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus" >&2
        exit 2 ;;
   esac
 }
@@ -49,7 +50,7 @@ for t in "${TARGETS[@]}"; do
             "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$bin" 2>/dev/null | head -1 || true)"
   if [[ ! -x "$bin" || "$newest" != "$bin" ]]; then
     echo "fuzz: building $t"
-    "$CLANGXX" "${FLAGS[@]}" "$ROOT/fuzz/${t}_fuzzer.cpp" "${srcs[@]}" -o "$bin"
+    "$CLANGXX" "${FLAGS[@]}" "$ROOT/fuzz/${t}_fuzzer.cpp" "${srcs[@]}" -lz -o "$bin"
   fi
   work="$FUZZ_BUILD/$t"
   mkdir -p "$work/corpus"

@@ -18,6 +18,9 @@ OptimizerOptions OptimizerOptions::read(JsonOptions& j) {
   o.lr_patience = j.getInt("lr_patience", o.lr_patience, 1, 100000);
   o.lr_decay = j.getDouble("lr_decay", o.lr_decay, 0.01, 1.0);
   o.min_lr = j.getDouble("min_lr", o.min_lr, 0.0, 1.0);
+  o.beta1 = j.getDouble("beta1", o.beta1, 0.0, 0.999999);
+  o.beta2 = j.getDouble("beta2", o.beta2, 0.0, 0.999999);
+  o.eps = j.getDouble("eps", o.eps, 1e-12, 1.0);
   return o;
 }
 

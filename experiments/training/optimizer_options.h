@@ -29,6 +29,11 @@ struct OptimizerOptions {
   int64_t lr_patience = 10;
   double lr_decay = 0.5;
   double min_lr = 0.0;
+  // adam/adamw moments (Kingma & Ba 2015); Lei et al. 2018 App. B.3 train translation with
+  // beta2 = 0.998.
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
 
   // Reads the keys above from `j` (the caller calls j.finish()): wrong types and ranges throw
   // std::invalid_argument naming the key.

@@ -70,10 +70,10 @@ Optimizers makeOptimizers(TrainingModel& model, const OptimizerOptions& o) {
           dense, torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
     else if (o.optimizer == "adamw")
       opt.dense = std::make_unique<torch::optim::AdamW>(
-          dense, torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
+          dense, torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay).betas({o.beta1, o.beta2}).eps(o.eps));
     else
       opt.dense = std::make_unique<torch::optim::Adam>(
-          dense, torch::optim::AdamOptions(o.lr).weight_decay(o.weight_decay));
+          dense, torch::optim::AdamOptions(o.lr).weight_decay(o.weight_decay).betas({o.beta1, o.beta2}).eps(o.eps));
   }
   std::vector<torch::Tensor> trained_sparse;
   for (const auto& s : sparse)

@@ -1,0 +1,93 @@
+#include "experiments/metrics/tokenizer_13a.h"
+
+#include "experiments/metrics/unicode_text.h"
+
+namespace recurlab::metrics {
+namespace {
+
+void replaceAll(std::string& text, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t start = 0, at;
+  while ((at = text.find(from, start)) != std::string::npos) {
+    out.append(text, start, at - start);
+    out.append(to);
+    start = at + from.size();
+  }
+  out.append(text, start, std::string::npos);
+  text.swap(out);
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isPeriodOrComma(char c) { return c == '.' || c == ','; }
+
+// [\{-\~\[-\` -\&\(-\+\:-\@\/]
+bool isSplitSymbol(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u >= 0x7B && u <= 0x7E) || (u >= 0x5B && u <= 0x60) || (u >= 0x20 && u <= 0x26) ||
+         (u >= 0x28 && u <= 0x2B) || (u >= 0x3A && u <= 0x40) || u == 0x2F;
+}
+
+// One global substitution of a two-character pattern (first, second) -> left + first + middle
+// + second + right, scanning left to right without overlaps, as Python's re.sub does.
+template <typename First, typename Second>
+std::string substitutePairs(const std::string& text, First first, Second second,
+                            std::string_view left, std::string_view middle,
+                            std::string_view right) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  size_t i = 0;
+  while (i < text.size()) {
+    if (i + 1 < text.size() && first(text[i]) && second(text[i + 1])) {
+      out += left;
+      out += text[i];
+      out += middle;
+      out += text[i + 1];
+      out += right;
+      i += 2;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string tokenize13a(std::string_view input) {
+  std::string line(input);
+  replaceAll(line, "<skipped>", "");
+  replaceAll(line, "-\n", "");
+  replaceAll(line, "\n", " ");
+  if (line.find('&') != std::string::npos) {
+    replaceAll(line, "&quot;", "\"");
+    replaceAll(line, "&amp;", "&");
+    replaceAll(line, "&lt;", "<");
+    replaceAll(line, "&gt;", ">");
+  }
+  std::string padded;
+  padded.reserve(line.size() * 2 + 2);
+  padded += ' ';
+  for (char c : line) {
+    if (isSplitSymbol(c)) {
+      padded += ' ';
+      padded += c;
+      padded += ' ';
+    } else {
+      padded += c;
+    }
+  }
+  padded += ' ';
+  const auto notDigit = [](char c) { return !isDigit(c); };
+  const auto isHyphen = [](char c) { return c == '-'; };
+  std::string text = substitutePairs(padded, notDigit, isPeriodOrComma, "", " ", " ");
+  text = substitutePairs(text, isPeriodOrComma, notDigit, " ", " ", "");
+  text = substitutePairs(text, isDigit, isHyphen, "", " ", " ");
+  std::string joined;
+  for (const auto& token : splitPythonWhitespace(text)) {
+    if (!joined.empty()) joined += ' ';
+    joined += token;
+  }
+  return joined;
+}
+
+}  // namespace recurlab::metrics

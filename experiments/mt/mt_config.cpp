@@ -1,0 +1,108 @@
+#include "experiments/mt/mt_config.h"
+
+#include <set>
+#include <stdexcept>
+
+#include "experiments/mt/mt_train_options.h"
+#include "models/json_options.h"
+
+namespace recurlab::experiments {
+namespace {
+
+MtFilePair filePair(JsonOptions& j, const std::string& key, const std::string& where) {
+  const auto value = j.getJson(key, nlohmann::json());
+  if (!value.is_array() || value.size() != 2 || !value[0].is_string() || !value[1].is_string())
+    throw std::invalid_argument(where + ": key '" + key + "' = " + value.dump() +
+                                " is invalid; expected [\"source file\", \"target file\"]");
+  return {value[0].get<std::string>(), value[1].get<std::string>()};
+}
+
+}  // namespace
+
+MtDecodeOptions MtDecodeOptions::fromJson(const nlohmann::json& decode, const std::string& where) {
+  JsonOptions j(decode, where);
+  MtDecodeOptions o;
+  o.beam = j.getInt("beam", o.beam, 1, 1000);
+  o.alpha = j.getDouble("alpha", o.alpha, 0.0, 10.0);
+  o.max_length_a = j.getDouble("max_length_a", o.max_length_a, 0.0, 100.0);
+  o.max_length_b = j.getInt("max_length_b", o.max_length_b, 0, 10000);
+  o.test_every_epoch = j.getString("test_every_epoch", o.test_every_epoch, {"beam", "greedy", "none"});
+  o.average_last = j.getInt("average_last", o.average_last, 1, 1000);
+  o.batch_sentences = j.getInt("batch_sentences", o.batch_sentences, 1, 100000);
+  o.attention_sentence = j.getInt("attention_sentence", o.attention_sentence, 0, 1 << 30);
+  j.finish();
+  return o;
+}
+
+MtConfig MtConfig::fromJson(const nlohmann::json& json) {
+  MtConfig c;
+  const std::string where = "mt config";
+  JsonOptions j(json, where);
+  j.getString("experiment", "mt", {"mt"});
+  j.getString("description", "");
+  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+
+  JsonOptions data(j.getJson("data", nlohmann::json::object()), where + ".data");
+  c.source_language = data.getString("source_language", c.source_language);
+  c.target_language = data.getString("target_language", c.target_language);
+  c.train_files = filePair(data, "train", where + ".data");
+  c.valid_files = filePair(data, "valid", where + ".data");
+  c.test_files = filePair(data, "test", where + ".data");
+  c.max_train_pairs = data.getInt("max_train_pairs", 0, 0, 1LL << 40);
+  c.max_valid_pairs = data.getInt("max_valid_pairs", 0, 0, 1LL << 40);
+  c.max_test_pairs = data.getInt("max_test_pairs", 0, 0, 1LL << 40);
+  c.max_length = data.getInt("max_length", c.max_length, 1, 100000);
+  c.empty_lines = data.getString("empty_lines", c.empty_lines, {"skip", "error"});
+  data.finish();
+
+  JsonOptions sub(j.getJson("subwords", nlohmann::json::object()), where + ".subwords");
+  c.subword_type = sub.getString("type", c.subword_type, {"bpe", "unigram"});
+  c.vocabulary_size = sub.getInt("vocabulary_size", c.vocabulary_size, 16, 1 << 20);
+  sub.finish();
+
+  c.train = j.getJson("train", nlohmann::json::object());
+  c.decode = j.getJson("decode", nlohmann::json::object());
+  const auto models = j.getJson("models", nlohmann::json());
+  if (!models.is_array() || models.empty())
+    throw std::invalid_argument(where + ": key 'models' must be a non-empty list of "
+                                "{\"name\", \"model\", \"config\", \"train\"}");
+  std::set<std::string> names;
+  for (size_t i = 0; i < models.size(); ++i) {
+    const std::string at = where + ".models[" + std::to_string(i) + "]";
+    JsonOptions m(models[i], at);
+    MtModelSpec spec;
+    spec.model = m.getString("model", "");
+    if (spec.model.empty()) throw std::invalid_argument(at + ": key 'model' (a registry name) is missing");
+    spec.name = m.getString("name", spec.model);
+    spec.config = m.getJson("config", nlohmann::json::object());
+    spec.train = m.getJson("train", nlohmann::json::object());
+    m.finish();
+    if (!spec.config.is_object() || !spec.train.is_object())
+      throw std::invalid_argument(at + ": 'config' and 'train' must be objects");
+    if (!names.insert(spec.name).second)
+      throw std::invalid_argument(at + ": the name '" + spec.name + "' is used twice");
+    c.models.push_back(spec);
+  }
+  j.finish();
+  // Check every unit's train and decode keys now, not hours into the run.
+  for (const auto& m : c.models) {
+    const auto unit = c.unitTemplate(m);
+    MtTrainOptions::fromJson(unit.at("train"), where + " model '" + m.name + "' train");
+  }
+  MtDecodeOptions::fromJson(c.decode, where + ".decode");
+  return c;
+}
+
+const MtModelSpec& MtConfig::model(const std::string& name) const {
+  for (const auto& m : models)
+    if (m.name == name) return m;
+  throw std::invalid_argument("mt config: no model named '" + name + "'");
+}
+
+nlohmann::json MtConfig::unitTemplate(const MtModelSpec& m) const {
+  auto train_keys = train;
+  for (const auto& [key, value] : m.train.items()) train_keys[key] = value;
+  return {{"model", m.model}, {"config", m.config}, {"train", train_keys}, {"decode", decode}};
+}
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,271 @@
+#include "experiments/mt/mt_task.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include "experiments/metrics/corpus_bleu.h"
+#include "experiments/mt/mt_train_options.h"
+#include "experiments/mt/parallel_corpus.h"
+#include "experiments/search/seed_sequence.h"
+#include "models/seq2seq/seq2seq_model.h"
+
+namespace recurlab::experiments {
+namespace {
+
+std::string joinLines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  return text;
+}
+
+}  // namespace
+
+MtTask::MtTask(MtConfig config, std::string data_dir)
+    : config_(std::move(config)), data_dir_(std::move(data_dir)) {
+  for (const auto& m : config_.models) {
+    Unit u;
+    u.kind = Unit::Kind::Final;
+    u.group = "/" + m.name;
+    u.label = m.name;
+    u.search = m.name;
+    u.seed_purpose = "train/" + m.name;
+    model_of_group_[u.group] = m.name;
+    units_.push_back(u);
+  }
+}
+
+MtTask::~MtTask() = default;
+
+std::string MtTask::dataPath(const std::string& file) const {
+  if (std::filesystem::path(file).is_absolute()) return file;
+  return (std::filesystem::path(data_dir_) / file).string();
+}
+
+void MtTask::checkData() const {
+  for (const auto* pair : {&config_.train_files, &config_.valid_files, &config_.test_files})
+    for (const auto* file : {&pair->source, &pair->target})
+      if (!std::filesystem::is_regular_file(dataPath(*file)))
+        throw std::runtime_error("data file " + dataPath(*file) +
+                                 " not found: run scripts/get-data.sh multi30k (or name your "
+                                 "own parallel files in the config's data.train/valid/test)");
+}
+
+void MtTask::prepare(const std::string& subword_model_path) {
+  const auto policy = config_.empty_lines == "error" ? EmptyLinePolicy::Error : EmptyLinePolicy::Skip;
+  auto load = [&](const MtFilePair& files) {
+    return loadParallelCorpus(dataPath(files.source), dataPath(files.target), policy);
+  };
+  auto train = load(config_.train_files);
+  auto valid = load(config_.valid_files);
+  auto test = load(config_.test_files);
+  counts_.train_lines = train.lines;
+  counts_.train_empty = train.empty_pairs;
+  counts_.valid_empty = valid.empty_pairs;
+  counts_.test_empty = test.empty_pairs;
+
+  // The joint subword model learns from the whole training text of both languages.
+  std::vector<std::string> text;
+  for (const auto& p : train.pairs) {
+    text.push_back(p.source);
+    text.push_back(p.target);
+  }
+  SubwordOptions options;
+  options.type = config_.subword_type;
+  options.vocabulary_size = config_.vocabulary_size;
+  options.seed = deriveSeed(static_cast<uint64_t>(config_.seed), "subwords");
+  subwords_.emplace(SubwordModel::loadOrTrain(text, options, subword_model_path));
+  data_.ids = {subwords_->padId(), subwords_->unkId(), subwords_->bosId(), subwords_->eosId()};
+
+  // A seeded training subset (the quick config), then drop over-long pairs.
+  std::vector<size_t> keep(train.pairs.size());
+  for (size_t i = 0; i < keep.size(); ++i) keep[i] = i;
+  if (config_.max_train_pairs > 0 && train.pairs.size() > static_cast<size_t>(config_.max_train_pairs)) {
+    auto order = seededPermutation(train.pairs.size(),
+                                   deriveSeed(static_cast<uint64_t>(config_.seed), "train-subset"));
+    order.resize(static_cast<size_t>(config_.max_train_pairs));
+    std::sort(order.begin(), order.end());
+    counts_.train_subset_dropped = static_cast<int64_t>(train.pairs.size() - order.size());
+    keep = order;
+  }
+  for (size_t i : keep) {
+    EncodedPair e{subwords_->encode(train.pairs[i].source), subwords_->encode(train.pairs[i].target)};
+    if (static_cast<int64_t>(std::max(e.source.size(), e.target.size())) > config_.max_length) {
+      ++counts_.train_too_long;
+      continue;
+    }
+    data_.train.push_back(std::move(e));
+  }
+  auto held_out = [&](const ParallelCorpus& corpus, int64_t limit, std::vector<EncodedPair>& pairs,
+                      std::vector<std::string>& references, std::vector<std::string>* sources) {
+    for (const auto& p : corpus.pairs) {
+      if (limit > 0 && static_cast<int64_t>(pairs.size()) >= limit) break;
+      pairs.push_back({subwords_->encode(p.source), subwords_->encode(p.target)});
+      references.push_back(p.target);
+      if (sources) sources->push_back(p.source);
+    }
+  };
+  held_out(valid, config_.max_valid_pairs, data_.valid, data_.valid_references, nullptr);
+  held_out(test, config_.max_test_pairs, data_.test, data_.test_references, &data_.test_sources);
+  if (data_.train.empty()) throw std::runtime_error("no training pairs left after filtering");
+}
+
+nlohmann::json MtTask::unitTemplate(const Unit& unit) const {
+  return config_.unitTemplate(config_.model(model_of_group_.at(unit.group)));
+}
+
+UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
+  if (!subwords_) throw std::logic_error("MtTask::prepare must run before the units");
+  const auto& unit_json = ctx.config;
+  const auto options = MtTrainOptions::fromJson(unit_json.at("train"), unit.label + " train");
+  const auto decode = MtDecodeOptions::fromJson(unit_json.at("decode"), unit.label + " decode");
+  const uint64_t seed = ctx.seed;
+
+  torch::manual_seed(seed);  // model initialisation
+  const models::Seq2SeqSpecialIds ids{data_.ids.pad, data_.ids.unk, data_.ids.bos, data_.ids.eos};
+  auto model = models::makeSeq2SeqModel(unit_json.at("model").get<std::string>(),
+                                        unit_json.at("config"), subwords_->size(), ids);
+  int64_t parameters = 0;
+  for (const auto& p : model->parameters())
+    if (p.requires_grad()) parameters += p.numel();
+
+  auto& log = ctx.log;
+  const std::string& g = ctx.group;
+  log.setAttribute(g, "model", unit_json.at("model").get<std::string>());
+  log.setAttribute(g, "parameters", parameters);
+  log.setAttribute(g, "vocabulary", subwords_->size());
+  log.setAttribute(g, "subword_type", config_.subword_type);
+  log.setAttribute(g, "train_lines", counts_.train_lines);
+  log.setAttribute(g, "train_pairs", static_cast<int64_t>(data_.train.size()));
+  log.setAttribute(g, "train_empty_pairs_skipped", counts_.train_empty);
+  log.setAttribute(g, "train_too_long_dropped", counts_.train_too_long);
+  log.setAttribute(g, "train_subset_dropped", counts_.train_subset_dropped);
+  log.setAttribute(g, "max_length", config_.max_length);
+  log.setAttribute(g, "valid_pairs", static_cast<int64_t>(data_.valid.size()));
+  log.setAttribute(g, "test_pairs", static_cast<int64_t>(data_.test.size()));
+  log.setAttribute(g, "valid_empty_pairs_skipped", counts_.valid_empty);
+  log.setAttribute(g, "test_empty_pairs_skipped", counts_.test_empty);
+  log.setAttribute(g, "source_language", config_.source_language);
+  log.setAttribute(g, "target_language", config_.target_language);
+
+  TranslationTrainingOptions to;
+  to.max_tokens = options.max_tokens;
+  to.label_smoothing = options.label_smoothing;
+  to.test = {decode.beam, decode.alpha, decode.max_length_a, decode.max_length_b,
+             decode.batch_sentences};
+  to.test_every_epoch = decode.test_every_epoch;
+  TranslationTraining training(model, data_, *subwords_, to, seed);
+  log.setAttribute(g, "batches_per_epoch", training.batchesPerEpoch());
+
+  auto trainer = options.trainer;
+  trainer.keep_last_epochs = std::max(trainer.keep_last_epochs, decode.average_last);
+  TrainerContext tc;
+  tc.log = &log;
+  tc.group = g;
+  tc.checkpoints = ctx.checkpoints;
+  tc.fingerprint = unit_json.dump();
+  tc.progress = ctx.progress;
+  const auto outcome = train(training, options.optimizer, trainer, seed, tc);
+
+  UnitResult r;
+  r.diverged = outcome.diverged;
+  r.stop_reason = outcome.stop_reason;
+  r.counts["epochs"] = outcome.epochs;
+  r.counts["steps"] = outcome.steps;
+  r.counts["best_epoch"] = outcome.best_epoch;
+  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
+  auto best = [&](const char* name) {
+    const auto it = outcome.best.find(name);
+    return it == outcome.best.end() ? 0.0 : it->second;
+  };
+  r.metrics["best_valid_bleu"] = best("valid_bleu");
+  r.metrics["train_seconds"] = outcome.train_seconds;
+  r.metrics["seconds_per_epoch"] =
+      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
+  r.metrics["final_lr"] = outcome.final_lr;
+  if (outcome.diverged) return r;
+
+  // The final model: the average of the last k epochs' weights (fairseq's
+  // average_checkpoints), else the last epoch's.
+  int64_t averaged = 1;
+  if (decode.average_last > 1 && ctx.checkpoints.enabled()) {
+    auto names = ctx.checkpoints.numbered("epoch-");
+    if (static_cast<int64_t>(names.size()) > decode.average_last)
+      names.erase(names.begin(), names.end() - decode.average_last);
+    if (names.size() > 1) {
+      std::vector<std::string> files;
+      for (const auto& n : names) files.push_back(ctx.checkpoints.path(n));
+      loadAveragedCheckpoints(*model, files);
+      averaged = static_cast<int64_t>(files.size());
+    }
+  }
+  r.counts["checkpoints_averaged"] = averaged;
+
+  r.metrics["final_valid_nll"] = training.meanNll(data_.valid);
+  r.metrics["final_valid_ppl"] = std::exp(r.metrics["final_valid_nll"]);
+  const auto translated = translateCorpus(*model, data_.test, data_.ids, to.test);
+  const auto text = training.detokenize(translated.hypotheses);
+  metrics::BleuOptions mixed, lowercase;
+  lowercase.lowercase = true;
+  const auto bleu = metrics::corpusBleu(text, {data_.test_references}, mixed);
+  const auto bleu_lc = metrics::corpusBleu(text, {data_.test_references}, lowercase);
+  r.metrics["test_bleu"] = bleu.score;
+  r.metrics["test_bleu_lc"] = bleu_lc.score;
+  r.metrics["beam_sentences_per_second"] = translated.sentencesPerSecond();
+  r.metrics["train_tokens_per_second"] = 0;
+  {
+    const auto table = log.readTable(g + "/epochs");
+    const auto seconds = table.column("seconds");
+    const auto speed = table.column("examples_per_second");
+    double tokens = 0, total = 0;
+    for (size_t i = 0; i < seconds.size(); ++i) {
+      tokens += speed[i] * seconds[i];
+      total += seconds[i];
+    }
+    r.metrics["train_tokens_per_second"] = total > 0 ? tokens / total : 0.0;
+  }
+  r.texts["test_bleu_line"] =
+      metrics::formatBleu(bleu, metrics::bleuSignature(mixed, 1), 2);
+  r.texts["test_bleu_lc_line"] =
+      metrics::formatBleu(bleu_lc, metrics::bleuSignature(lowercase, 1), 2);
+  r.texts["test_decoding"] = "beam " + std::to_string(decode.beam) + ", GNMT length penalty alpha " +
+                             std::to_string(decode.alpha).substr(0, 4) + ", average of the last " +
+                             std::to_string(averaged) + " epoch checkpoints";
+  log.writeText(g + "/test_translations", joinLines(text));
+  log.writeText(g + "/test_references", joinLines(data_.test_references));
+  log.writeText(g + "/test_sources", joinLines(data_.test_sources));
+
+  // One test sentence's attention maps, one per decoder attention (layer).
+  if (!data_.test.empty()) {
+    const auto k = static_cast<size_t>(std::min<int64_t>(decode.attention_sentence,
+                                                         static_cast<int64_t>(data_.test.size()) - 1));
+    torch::NoGradGuard no_grad;
+    model->eval();
+    EncodedPair pair{data_.test[k].source, translated.hypotheses[k]};
+    const auto batch = makeTranslationBatch({pair}, {0}, data_.ids);
+    const auto memory = model->encode(batch.source, batch.source_pad);
+    const auto out = model->decode(batch.target_in, batch.target_pad, memory, {}, true);
+    std::vector<std::string> source_pieces, target_pieces;
+    for (auto id : pair.source) source_pieces.push_back(subwords_->decode({id}));
+    source_pieces.push_back("</s>");
+    for (auto id : pair.target) target_pieces.push_back(subwords_->decode({id}));
+    target_pieces.push_back("</s>");
+    log.writeText(g + "/attention/source_pieces", joinLines(source_pieces));
+    log.writeText(g + "/attention/target_pieces", joinLines(target_pieces));
+    log.setAttribute(g + "/attention", "sentence", static_cast<int64_t>(k));
+    for (size_t layer = 0; layer < out.attention.size(); ++layer) {
+      const auto a = out.attention[layer].select(0, 0).to(torch::kDouble).contiguous();  // (T, S)
+      std::vector<double> values(a.data_ptr<double>(), a.data_ptr<double>() + a.numel());
+      log.writeArray(g + "/attention/layer_" + std::to_string(layer + 1), values,
+                     {static_cast<uint64_t>(a.size(0)), static_cast<uint64_t>(a.size(1))});
+    }
+    log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
+  }
+  return r;
+}
+
+}  // namespace recurlab::experiments

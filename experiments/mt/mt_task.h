@@ -1,0 +1,59 @@
+#pragma once
+// Machine translation (Lei et al. 2018 App. B.3; design.md §6) as a harness Task: one unit
+// per model (/<model name>), each trained by the one Trainer on the same data and joint
+// subwords. Per epoch the Trainer's table holds train loss and NLL, valid loss, perplexity and
+// greedy BLEU, test BLEU and decoding speed; after training the unit averages its last k epoch
+// checkpoints, translates the test set with beam search and writes the final BLEU (mixed case
+// and lowercased, with sacreBLEU's signature), the translations and one test sentence's
+// attention maps per decoder layer into the log, so the report needs nothing else.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/harness/task.h"
+#include "experiments/mt/mt_config.h"
+#include "experiments/mt/subword_model.h"
+#include "experiments/mt/translation_training.h"
+
+namespace recurlab::experiments {
+
+// What loading and encoding the data dropped or kept (written to every unit's group).
+struct TranslationDataCounts {
+  int64_t train_lines = 0, train_empty = 0, train_too_long = 0, train_subset_dropped = 0;
+  int64_t valid_empty = 0, test_empty = 0;
+};
+
+class MtTask : public Task {
+ public:
+  MtTask(MtConfig config, std::string data_dir);
+  ~MtTask() override;
+
+  const MtConfig& config() const { return config_; }
+  std::string dataPath(const std::string& file) const;  // relative to the data folder
+  // Every file is present (else the error says to run scripts/get-data.sh multi30k).
+  void checkData() const;
+  // Loads the corpora, trains the joint subword model into `subword_model_path` (or reuses
+  // the one there) and encodes everything. Before runTask.
+  void prepare(const std::string& subword_model_path);
+  const TranslationData& data() const { return data_; }
+  const TranslationDataCounts& counts() const { return counts_; }
+  const SubwordModel& subwords() const { return *subwords_; }
+
+  std::vector<Unit> units() const override { return units_; }
+  nlohmann::json unitTemplate(const Unit& unit) const override;
+  SelectionMetric selection() const override { return {"best_valid_bleu", true}; }
+  UnitResult runUnit(const Unit& unit, UnitContext& context) override;
+
+ private:
+  MtConfig config_;
+  std::string data_dir_;
+  std::vector<Unit> units_;
+  std::map<std::string, std::string> model_of_group_;
+  TranslationData data_;
+  TranslationDataCounts counts_;
+  std::optional<SubwordModel> subwords_;
+};
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,110 @@
+#include "experiments/mt/translation_training.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "experiments/metrics/corpus_bleu.h"
+#include "experiments/mt/label_smoothed_loss.h"
+#include "experiments/mt/subword_model.h"
+#include "models/seq2seq/seq2seq_model.h"
+
+namespace recurlab::experiments {
+namespace {
+
+struct TranslationTrainBatch : TrainBatch {
+  TranslationBatch batch;
+};
+
+}  // namespace
+
+TranslationTraining::TranslationTraining(std::shared_ptr<models::Seq2SeqModel> model,
+                                         const TranslationData& data, const SubwordModel& subwords,
+                                         const TranslationTrainingOptions& options, uint64_t seed)
+    : model_(std::move(model)), data_(data), subwords_(subwords), options_(options), seed_(seed) {
+  if (data_.train.empty()) throw std::invalid_argument("translation training: no training pairs");
+  batches_ = cutTokenBatches(data_.train, options_.max_tokens, seed_);
+}
+
+torch::nn::Module& TranslationTraining::module() { return *model_; }
+
+std::unique_ptr<TrainBatch> TranslationTraining::batch(int64_t epoch, int64_t index) {
+  if (order_epoch_ != epoch) {
+    order_ = batchOrder(static_cast<int64_t>(batches_.size()), seed_, epoch);
+    order_epoch_ = epoch;
+  }
+  auto b = std::make_unique<TranslationTrainBatch>();
+  b->batch = makeTranslationBatch(data_.train, batches_.at(static_cast<size_t>(order_.at(index))),
+                                  data_.ids);
+  return b;
+}
+
+StepOutput TranslationTraining::forward(const TrainBatch& batch) {
+  const auto& b = static_cast<const TranslationTrainBatch&>(batch).batch;
+  const auto memory = model_->encode(b.source, b.source_pad);
+  const auto out = model_->decode(b.target_in, b.target_pad, memory, {});
+  const auto loss =
+      labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad, options_.label_smoothing);
+  StepOutput step;
+  step.loss = loss.loss / static_cast<double>(loss.tokens);
+  step.examples = loss.tokens;
+  step.tallies = {loss.nll.item<double>()};
+  return step;
+}
+
+std::vector<std::string> TranslationTraining::evaluationNames() const {
+  return {"valid_loss", "valid_ppl", "valid_bleu", "test_bleu", "test_bleu_lc",
+          "test_sentences_per_second"};
+}
+
+double TranslationTraining::meanNll(const std::vector<EncodedPair>& pairs) {
+  if (pairs.empty()) return 0.0;
+  torch::NoGradGuard no_grad;
+  const bool was_training = model_->is_training();
+  model_->eval();
+  double nll = 0;
+  int64_t tokens = 0;
+  for (const auto& indices : cutTokenBatches(pairs, options_.max_tokens, seed_)) {
+    const auto b = makeTranslationBatch(pairs, indices, data_.ids);
+    const auto memory = model_->encode(b.source, b.source_pad);
+    const auto out = model_->decode(b.target_in, b.target_pad, memory, {});
+    const auto loss = labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad, 0.0);
+    nll += loss.nll.item<double>();
+    tokens += loss.tokens;
+  }
+  model_->train(was_training);
+  return nll / static_cast<double>(std::max<int64_t>(tokens, 1));
+}
+
+std::vector<std::string> TranslationTraining::detokenize(
+    const std::vector<std::vector<int64_t>>& hypotheses) const {
+  std::vector<std::string> text;
+  text.reserve(hypotheses.size());
+  for (const auto& h : hypotheses) text.push_back(subwords_.decode(h));
+  return text;
+}
+
+std::vector<double> TranslationTraining::evaluate() {
+  const double valid_nll = meanNll(data_.valid);
+  TranslationOptions greedy = options_.test;
+  greedy.beam = 1;
+  const auto valid = translateCorpus(*model_, data_.valid, data_.ids, greedy);
+  const double valid_bleu =
+      metrics::corpusBleu(detokenize(valid.hypotheses), {data_.valid_references}).score;
+  double test_bleu = 0, test_bleu_lc = 0, speed = 0;
+  if (options_.test_every_epoch != "none") {
+    TranslationOptions test = options_.test;
+    if (options_.test_every_epoch == "greedy") test.beam = 1;
+    const auto translated = translateCorpus(*model_, data_.test, data_.ids, test);
+    const auto text = detokenize(translated.hypotheses);
+    metrics::BleuOptions lowercase;
+    lowercase.lowercase = true;
+    test_bleu = metrics::corpusBleu(text, {data_.test_references}).score;
+    test_bleu_lc = metrics::corpusBleu(text, {data_.test_references}, lowercase).score;
+    speed = translated.sentencesPerSecond();
+  }
+  return {valid_nll, std::exp(valid_nll), valid_bleu, test_bleu, test_bleu_lc, speed};
+}
+
+}  // namespace recurlab::experiments

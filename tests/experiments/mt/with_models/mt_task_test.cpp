@@ -1,0 +1,137 @@
+// The MT task end to end on a slice of the real Multi30k validation files with a tiny
+// Transformer: subwords trained into the run folder, the Trainer's epochs table with the MT
+// columns, checkpoint averaging, beam-search test translations, BLEU with its signature and the
+// attention maps in the log; the same seed gives bit-identical tables; a resumed run reuses the
+// stored subword model.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/runner.h"
+#include "experiments/mt/mt_task.h"
+#include "experiments/mt/parallel_corpus.h"
+#include "experiments/runtime/thread_count.h"
+
+namespace fs = std::filesystem;
+using namespace recurlab::experiments;
+
+namespace {
+
+const std::string kMulti30k = "../shared/data/multi30k";
+
+// train: val lines 1-160, valid: 161-180, test: 181-190 (plain text files).
+fs::path writeSlices() {
+  const auto dir = fs::temp_directory_path() / "recurlab_mt_task_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "data");
+  for (const char* lang : {"en", "de"}) {
+    const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
+    auto write = [&](const std::string& name, size_t from, size_t to) {
+      std::ofstream out(dir / "data" / (name + "." + lang));
+      for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
+    };
+    write("train", 0, 160);
+    write("valid", 160, 180);
+    write("test", 180, 190);
+  }
+  return dir;
+}
+
+MtConfig tinyConfig() {
+  return MtConfig::fromJson(nlohmann::json::parse(R"({
+    "seed": 3,
+    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
+             "test": ["test.en", "test.de"], "max_length": 60},
+    "subwords": {"type": "bpe", "vocabulary_size": 300},
+    "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
+              "beta2": 0.998, "max_tokens": 600, "label_smoothing": 0.1},
+    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0},
+    "models": [{"name": "tiny", "model": "transformer",
+                "config": {"encoder_layers": 1, "decoder_layers": 2, "d_model": 16, "heads": 2,
+                           "ffn_hidden": 16, "dropout": 0.1}}]
+  })"));
+}
+
+void runOnce(const fs::path& root, const std::string& folder) {
+  MtTask task(tinyConfig(), (root / "data").string());
+  task.checkData();
+  RunFolderOptions o("mt");
+  o.out_dir = (root / folder).string();
+  Shard shard;
+  RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, recurlab::MachineInfo{},
+                [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
+  task.prepare(run.file("subwords/joint.model"));
+  std::ostringstream quiet;
+  RunnerOptions options;
+  options.seed = 3;
+  options.progress = &quiet;
+  runTask(task, run, options);
+  run.finish();
+}
+
+}  // namespace
+
+TEST(MtTask, TrainsDecodesAndLogsEverythingTheReportNeeds) {
+  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  recurlab::applyThreadCount(1);
+  const auto root = writeSlices();
+  runOnce(root, "a");
+  runOnce(root, "b");
+  Hdf5RunLog a((root / "a" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  Hdf5RunLog b((root / "b" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  const auto table = a.readTable("/tiny/epochs");
+  for (const char* c : {"train_nll", "valid_loss", "valid_ppl", "valid_bleu", "test_bleu",
+                        "test_bleu_lc", "test_sentences_per_second", "examples_per_second"})
+    EXPECT_NE(std::find(table.columns.begin(), table.columns.end(), c), table.columns.end()) << c;
+  ASSERT_EQ(table.rows.size(), 2u);
+  // Same seed: bit-identical losses, perplexities, BLEU and learning rates (times differ).
+  const auto again = b.readTable("/tiny/epochs");
+  for (const char* c : {"epoch", "train_loss", "train_nll", "valid_loss", "valid_ppl", "valid_bleu",
+                        "test_bleu", "test_bleu_lc", "lr"})
+    EXPECT_EQ(table.column(c), again.column(c)) << c;
+  EXPECT_EQ(a.readText("/tiny/test_translations"), b.readText("/tiny/test_translations"));
+  EXPECT_EQ(a.stringAttribute("/tiny", "status"), "finished");
+  EXPECT_EQ(a.intAttribute("/tiny", "checkpoints_averaged"), 2);
+  // 160 lines: the pairs over max_length (60 subwords of a 300-piece vocabulary) are dropped
+  // and counted.
+  EXPECT_EQ(a.intAttribute("/tiny", "train_pairs") + a.intAttribute("/tiny", "train_too_long_dropped"), 160);
+  EXPECT_GT(a.intAttribute("/tiny", "train_too_long_dropped"), 0);
+  EXPECT_EQ(a.intAttribute("/tiny", "test_pairs"), 10);
+  const auto valid_ppl = table.column("valid_ppl");
+  EXPECT_GT(valid_ppl[0], 1.0);
+  EXPECT_LT(valid_ppl[1], valid_ppl[0]);  // it learns something in two epochs
+  std::istringstream translations(a.readText("/tiny/test_translations"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(translations, line)) ++lines;
+  EXPECT_EQ(lines, 10);
+  EXPECT_NE(a.stringAttribute("/tiny", "test_bleu_lc_line")
+                .find("BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = "),
+            std::string::npos);
+  EXPECT_EQ(a.intAttribute("/tiny/attention", "layers"), 2);
+  std::vector<uint64_t> shape;
+  const auto attention = a.readArray("/tiny/attention/layer_2", &shape);
+  ASSERT_EQ(shape.size(), 2u);
+  for (uint64_t r = 0; r < shape[0]; ++r) {
+    double sum = 0;
+    for (uint64_t c = 0; c < shape[1]; ++c) sum += attention[r * shape[1] + c];
+    EXPECT_NEAR(sum, 1.0, 1e-5) << "row " << r;  // a distribution over source positions
+  }
+  EXPECT_TRUE(fs::exists(root / "a" / "subwords" / "joint.model"));
+}
+
+TEST(MtTask, MissingDataIsAClearError) {
+  MtTask task(tinyConfig(), "/nonexistent-data");
+  try {
+    task.checkData();
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-data/train.en not found"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("scripts/get-data.sh multi30k"), std::string::npos);
+  }
+}
