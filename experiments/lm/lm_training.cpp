@@ -70,8 +70,11 @@ models::SequenceState LmTrainingModuleImpl::carried(int64_t epoch, int64_t index
   if (index == 0 || state_.empty() || position_[0].item<int64_t>() != epoch ||
       position_[1].item<int64_t>() != index)
     return {};
+  // Copies: carry() replaces the buffers while this segment's graph still holds its input.
+  std::vector<torch::Tensor> copies;
+  for (const auto& t : state_) copies.push_back(t.clone());
   size_t i = 0;
-  return unflatten(shape_, state_, i);
+  return unflatten(shape_, copies, i);
 }
 
 void LmTrainingModuleImpl::carry(const models::SequenceState& state, int64_t epoch,
