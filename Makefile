@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 ARGS ?=
 
 .PHONY: all deps configure build test fuzz figures clean \
-        exp-variance exp-speed exp-classification
+        exp-variance exp-speed exp-classification exp-lm
 
 all: build
 
@@ -78,3 +78,13 @@ exp-mt: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_mt recurlab_bleu recurlab_analyze
 	@[ -d data/multi30k ] || scripts/get-data.sh multi30k
 	$(BUILD)/recurlab_mt $(if $(findstring --threads,$(ARGS)),,--threads $(MT_THREADS)) $(ARGS)
+
+# Language modelling (Lei et al. 2018 App. B.4; Peng et al. 2018 App. E.2): the quick default
+# (PTB char, SRU vs QRNN vs LSTM at one small budget) unless ARGS says otherwise, e.g.
+#   make exp-lm ARGS="--config configs/lm/ptb-char.json --run-id ptb-char"
+# Fetches PTB into ./data first when it is missing (enwik8: scripts/get-data.sh enwik8).
+LM_THREADS ?= 1
+exp-lm: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_lm recurlab_analyze
+	@[ -d data/ptb ] || scripts/get-data.sh ptb
+	$(BUILD)/recurlab_lm $(if $(findstring --threads,$(ARGS)),,--threads $(LM_THREADS)) $(ARGS)

@@ -11,7 +11,8 @@ namespace recurlab::analysis {
   X(registerVarianceReport) \
   X(registerSpeedReport) \
   X(registerClassificationReport) \
-  X(registerMtReport)
+  X(registerMtReport) \
+  X(registerLmReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)

@@ -2,6 +2,7 @@
 // torch::autograd::Function over them.
 #include "kernels/sru_recurrence.h"
 
+#include <ATen/record_function.h>
 #include <torch/torch.h>
 
 #include "kernels/cpu/sru_recurrence.h"
@@ -54,6 +55,8 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                                                 Tensor x, Tensor weight_c, Tensor bias, Tensor c0,
                                                 Tensor mask_c, Tensor mask_pad, int64_t hidden_size,
                                                 bool bidirectional, int64_t skip, double alpha) {
+    // Named for profilers (the LM report's kernel-vs-matmul share of step time).
+    RECORD_FUNCTION("recurlab::sru_recurrence", std::vector<c10::IValue>());
     SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
     x = detail::emptyAsUndefined(x);
     c0 = detail::emptyAsUndefined(c0);
@@ -71,6 +74,7 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("recurlab::sru_recurrence_backward", std::vector<c10::IValue>());
     const auto saved = ctx->get_saved_variables();
     SruRecurrenceOptions opt{
         ctx->saved_data["hidden_size"].toInt(), ctx->saved_data["bidirectional"].toBool(),

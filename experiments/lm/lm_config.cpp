@@ -1,0 +1,176 @@
+#include "experiments/lm/lm_config.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "models/json_options.h"
+#include "models/registry.h"
+
+namespace recurlab::experiments {
+namespace {
+
+nlohmann::json merged(nlohmann::json base, const nlohmann::json& overrides) {
+  for (auto it = overrides.begin(); it != overrides.end(); ++it) base[it.key()] = it.value();
+  return base;
+}
+
+std::string joined(const std::vector<std::string>& xs) {
+  std::string s;
+  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+LmCorpusFiles LmCorpusSpec::files(const std::string& data_dir) const {
+  LmCorpusFiles f;
+  f.format = format;
+  f.max_train_symbols = max_train_symbols;
+  auto under = [&](const std::string& p) {
+    return p.empty() ? p : (std::filesystem::path(data_dir) / p).string();
+  };
+  if (name == "ptb-char" || name == "ptb-word" || name == "enwik8") {
+    f.train = under(train);
+    f.valid = under(valid);
+    f.test = under(test);
+  } else {
+    f.train = train;
+    f.valid = valid;
+    f.test = test;
+  }
+  return f;
+}
+
+LmOptions LmOptions::fromJson(const nlohmann::json& json, const std::string& where) {
+  JsonOptions j(json, where);
+  LmOptions o;
+  o.embed_dim = j.getInt("embed_dim", o.embed_dim, 1, 1 << 14);
+  o.tie_embeddings = j.getBool("tie_embeddings", o.tie_embeddings);
+  o.output_projection = j.getInt("output_projection", o.output_projection, 0, 1 << 14);
+  o.embed_dropout = j.getDouble("embed_dropout", o.embed_dropout, 0.0, 0.99);
+  o.output_dropout = j.getDouble("output_dropout", o.output_dropout, 0.0, 0.99);
+  o.batch_size = j.getInt("batch_size", o.batch_size, 1, 1 << 16);
+  o.bptt = j.getInt("bptt", o.bptt, 1, 1 << 16);
+  o.eval_batch_size = j.getInt("eval_batch_size", o.eval_batch_size, 1, 1 << 16);
+  j.finish();
+  return o;
+}
+
+LanguageModelOptions LmOptions::model(int64_t vocab_size) const {
+  LanguageModelOptions m;
+  m.vocab_size = vocab_size;
+  m.embed_dim = embed_dim;
+  m.tie_embeddings = tie_embeddings;
+  m.output_projection = output_projection;
+  m.embed_dropout = embed_dropout;
+  m.output_dropout = output_dropout;
+  return m;
+}
+
+LmUnitOptions lmUnitOptions(const nlohmann::json& unit, const std::string& where) {
+  LmUnitOptions o;
+  o.lm = LmOptions::fromJson(unit.at("lm"), where + ".lm");
+  JsonOptions t(unit.at("train"), where + ".train");
+  o.optimizer = OptimizerOptions::read(t);
+  o.trainer = TrainerOptions::read(t);
+  t.finish();
+  return o;
+}
+
+LmConfig LmConfig::fromJson(const nlohmann::json& json) {
+  LmConfig c;
+  JsonOptions j(json, "lm config");
+  j.getString("experiment", "lm", {"lm"});
+  j.getString("description", "");
+  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+  c.budget = j.getInt("budget", 0, 0, 1LL << 40);
+  c.budget_tolerance = j.getDouble("budget_tolerance", c.budget_tolerance, 0.0, 1.0);
+  {
+    const auto corpus = j.getJson("corpus", nullptr);
+    if (!corpus.is_object())
+      throw std::invalid_argument("lm config: key 'corpus' must be an object such as "
+                                  "{\"name\": \"ptb-char\"}");
+    JsonOptions k(corpus, "lm config: corpus");
+    auto& s = c.corpus;
+    s.name = k.getString("name", "");
+    if (s.name.empty()) throw std::invalid_argument("lm config: key 'corpus.name' is missing");
+    s.max_train_symbols = k.getInt("max_train_symbols", 0, 0, 1LL << 40);
+    if (s.name == "ptb-char" || s.name == "ptb-word") {
+      const std::string stem = s.name == "ptb-char" ? "ptb/ptb.char." : "ptb/ptb.";
+      s.format = LmCorpusFormat::Words;
+      s.train = stem + "train.txt";
+      s.valid = stem + "valid.txt";
+      s.test = stem + "test.txt";
+      s.metric = s.name == "ptb-char" ? "bpc" : "ppl";
+    } else if (s.name == "enwik8") {
+      s.format = LmCorpusFormat::Bytes;
+      s.train = "enwik8/enwik8";
+      s.metric = "bpc";
+    } else {
+      const auto format = k.getString("format", "", {"words", "chars", "bytes"});
+      if (format.empty())
+        throw std::invalid_argument("lm config: corpus '" + s.name + "' is not one of ptb-char, "
+                                    "ptb-word, enwik8, so key 'corpus.format' (words, chars or "
+                                    "bytes) and corpus.train/valid/test paths are needed");
+      s.format = format == "words" ? LmCorpusFormat::Words
+                 : format == "chars" ? LmCorpusFormat::Chars : LmCorpusFormat::Bytes;
+      s.train = k.getString("train", "");
+      s.valid = k.getString("valid", "");
+      s.test = k.getString("test", "");
+      if (s.train.empty()) throw std::invalid_argument("lm config: key 'corpus.train' is missing");
+      s.metric = k.getString("metric", format == "words" ? "ppl" : "bpc", {"bpc", "ppl"});
+    }
+    k.finish();
+  }
+  c.lm = j.getJson("lm", nlohmann::json::object());
+  c.train = j.getJson("train", nlohmann::json::object());
+  if (!c.lm.is_object() || !c.train.is_object())
+    throw std::invalid_argument("lm config: keys 'lm' and 'train' must be objects");
+  const auto models = j.getJson("models", nullptr);
+  if (!models.is_object() || models.empty())
+    throw std::invalid_argument(
+        "lm config: key 'models' must be a non-empty object of name -> {\"encoder\": <registry "
+        "name>, \"config\": {...}}; registered encoders: " + joined(models::encoderNames()));
+  for (auto it = models.begin(); it != models.end(); ++it) {
+    const std::string where = "lm config: models." + it.key();
+    JsonOptions m(it.value(), where);
+    LmModelSpec spec;
+    spec.name = it.key();
+    spec.encoder = m.getString("encoder", "", models::encoderNames());
+    if (spec.encoder.empty())
+      throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
+                                  joined(models::encoderNames()));
+    spec.config = m.getJson("config", nlohmann::json::object());
+    spec.lm = m.getJson("lm", nlohmann::json::object());
+    spec.train = m.getJson("train", nlohmann::json::object());
+    m.finish();
+    if (!spec.config.is_object() || !spec.lm.is_object() || !spec.train.is_object())
+      throw std::invalid_argument(where + ": keys 'config', 'lm' and 'train' must be objects");
+    c.models.push_back(spec);
+  }
+  j.finish();
+  for (const auto& m : c.models) {  // every key checked now, not hours later
+    const auto unit = c.unitTemplate(m);
+    const std::string where = "lm config: models." + m.name;
+    const auto o = lmUnitOptions(unit, where);
+    try {
+      models::makeEncoder(m.encoder, unit.at("model"), o.lm.embed_dim);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + ".config: " + e.what());
+    }
+  }
+  return c;
+}
+
+const LmModelSpec& LmConfig::model(const std::string& name) const {
+  for (const auto& m : models)
+    if (m.name == name) return m;
+  throw std::invalid_argument("lm config: no model named '" + name + "'");
+}
+
+nlohmann::json LmConfig::unitTemplate(const LmModelSpec& m) const {
+  return {{"encoder", m.encoder}, {"model", m.config}, {"lm", merged(lm, m.lm)},
+          {"train", merged(train, m.train)}};
+}
+
+}  // namespace recurlab::experiments

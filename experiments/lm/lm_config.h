@@ -1,0 +1,77 @@
+#pragma once
+// The language-modelling experiment's config (configs/lm/*.json), checked before any work:
+// unknown keys, wrong types and out-of-range values are errors naming the key.
+//   corpus   {"name": "ptb-char" | "ptb-word" | "enwik8"} (files under the data folder), or
+//            {"name": <label>, "format": "words" | "chars" | "bytes", "train": path,
+//             "valid": path, "test": path, "metric": "bpc" | "ppl"}; "max_train_symbols": N
+//            keeps the first N training symbols (quick runs).
+//   budget   trainable parameters per model (0: the widths as written); each model's
+//            "hidden" is sized to it within budget_tolerance (default 2%).
+//   lm       model and batching keys (LmOptions), overridable per model.
+//   train    optimizer and trainer keys (optimizer_options.h, trainer_options.h), likewise.
+//   models   name -> {"encoder": <registry name>, "config": {...}, "lm": {...}, "train": {...}}
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiments/lm/language_model.h"
+#include "experiments/lm/lm_corpus.h"
+#include "experiments/training/optimizer_options.h"
+#include "experiments/training/trainer_options.h"
+
+namespace recurlab::experiments {
+
+struct LmCorpusSpec {
+  std::string name;           // ptb-char, ptb-word, enwik8 or the user's label
+  LmCorpusFormat format = LmCorpusFormat::Words;
+  std::string train, valid, test;  // as written (named corpora: relative to the data folder)
+  std::string metric = "bpc";      // bpc (characters, bytes) or ppl (words)
+  int64_t max_train_symbols = 0;
+
+  // The files to load, named corpora resolved under `data_dir`.
+  LmCorpusFiles files(const std::string& data_dir) const;
+};
+
+struct LmOptions {
+  int64_t embed_dim = 64;
+  bool tie_embeddings = false;
+  int64_t output_projection = 0;
+  double embed_dropout = 0.0, output_dropout = 0.0;
+  int64_t batch_size = 32;       // training streams
+  int64_t bptt = 100;            // segment length (training and evaluation)
+  int64_t eval_batch_size = 10;  // evaluation streams (1 = the literature's test protocol)
+
+  static LmOptions fromJson(const nlohmann::json& j, const std::string& where);
+  LanguageModelOptions model(int64_t vocab_size) const;
+};
+
+struct LmModelSpec {
+  std::string name, encoder;
+  nlohmann::json config, lm, train;  // the encoder's keys; overrides of the shared lm/train
+};
+
+struct LmUnitOptions {  // one model's options with the overrides applied
+  LmOptions lm;
+  OptimizerOptions optimizer;
+  TrainerOptions trainer;
+};
+
+struct LmConfig {
+  int64_t seed = 1;
+  LmCorpusSpec corpus;
+  int64_t budget = 0;
+  double budget_tolerance = 0.02;
+  nlohmann::json lm, train;
+  std::vector<LmModelSpec> models;
+
+  static LmConfig fromJson(const nlohmann::json& config);
+  const LmModelSpec& model(const std::string& name) const;
+  // {"encoder", "model", "lm", "train"} of one model, overrides applied.
+  nlohmann::json unitTemplate(const LmModelSpec& model) const;
+};
+
+LmUnitOptions lmUnitOptions(const nlohmann::json& unit, const std::string& where);
+
+}  // namespace recurlab::experiments

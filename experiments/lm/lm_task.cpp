@@ -1,0 +1,172 @@
+#include "experiments/lm/lm_task.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+#include "experiments/lm/bptt_streams.h"
+#include "experiments/lm/language_model.h"
+#include "experiments/lm/lm_metrics.h"
+#include "experiments/lm/lm_training.h"
+#include "experiments/lm/op_time_profile.h"
+#include "experiments/lm/parameter_budget.h"
+#include "models/registry.h"
+
+namespace recurlab::experiments {
+
+std::shared_ptr<LanguageModelImpl> buildLanguageModel(const nlohmann::json& unit,
+                                                      const LanguageModelOptions& options,
+                                                      int64_t width) {
+  nlohmann::json model = unit.at("model");
+  if (width > 0) model["hidden"] = width;
+  auto encoder = models::makeEncoder(unit.at("encoder").get<std::string>(), model, options.embed_dim);
+  return std::make_shared<LanguageModelImpl>(options, encoder);
+}
+
+LmTask::LmTask(LmConfig config, std::string data_dir)
+    : config_(std::move(config)), data_dir_(std::move(data_dir)) {
+  for (const auto& m : config_.models) {
+    Unit u;
+    u.kind = Unit::Kind::Final;
+    u.group = "/" + config_.corpus.name + "/" + m.name;
+    u.label = config_.corpus.name + " " + m.name;
+    u.search = config_.corpus.name + "/" + m.name;
+    u.seed_purpose = "train/" + config_.corpus.name + "/" + m.name;
+    model_of_[u.group] = m.name;
+    units_.push_back(u);
+  }
+}
+
+const LmCorpus& LmTask::corpus() {
+  if (!corpus_) {
+    corpus_ = std::make_unique<LmCorpus>(loadLmCorpus(config_.corpus.files(data_dir_)));
+    if (corpus_->unknown_id >= 0)
+      std::cerr << "warning: " << corpus_->unknown_valid << " valid and " << corpus_->unknown_test
+                << " test symbols unseen in training map to <unk>\n";
+  }
+  return *corpus_;
+}
+
+nlohmann::json LmTask::unitTemplate(const Unit& unit) const {
+  return config_.unitTemplate(config_.model(model_of_.at(unit.group)));
+}
+
+UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
+  const auto& unit_json = ctx.config;
+  const auto options = lmUnitOptions(unit_json, "lm config: models." + model_of_.at(unit.group));
+  const auto& data = corpus();
+  const auto files = config_.corpus.files(data_dir_);
+  const BpttStreams train_streams(data.train, options.lm.batch_size, options.lm.bptt,
+                          "corpus.train (" + files.train + ")");
+  const BpttStreams valid_streams(data.valid, options.lm.eval_batch_size, options.lm.bptt,
+                          "corpus.valid (" + (files.valid.empty() ? files.train : files.valid) + ")");
+  const BpttStreams test_streams(data.test, options.lm.eval_batch_size, options.lm.bptt,
+                         "corpus.test (" + (files.test.empty() ? files.train : files.test) + ")");
+  const auto lm_options = options.lm.model(data.size());
+
+  int64_t width = 0;
+  if (config_.budget > 0) {
+    const auto fit = fitWidthToBudget(
+        [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
+        config_.budget, config_.budget_tolerance,
+        "budget (model " + model_of_.at(unit.group) + ")");
+    width = fit.width;
+  }
+  torch::manual_seed(ctx.seed);  // model initialisation
+  LanguageModel lm(buildLanguageModel(unit_json, lm_options, width));
+  const int64_t parameters = lm->trainableParameters();
+
+  auto& log = ctx.log;
+  const std::string& g = ctx.group;
+  const auto& metric = config_.corpus.metric;
+  log.setAttribute(g, "corpus", config_.corpus.name);
+  log.setAttribute(g, "model", model_of_.at(unit.group));
+  log.setAttribute(g, "encoder", unit_json.at("encoder").get<std::string>());
+  log.setAttribute(g, "metric", metric);
+  log.setAttribute(g, "vocabulary", data.size());
+  log.setAttribute(g, "parameters", parameters);
+  log.setAttribute(g, "budget", config_.budget);
+  log.setAttribute(g, "hidden", width > 0 ? width : unit_json.at("model").value("hidden", int64_t{0}));
+  log.setAttribute(g, "train_symbols", static_cast<int64_t>(data.train.size()));
+  log.setAttribute(g, "valid_symbols", static_cast<int64_t>(data.valid.size()));
+  log.setAttribute(g, "test_symbols", static_cast<int64_t>(data.test.size()));
+  log.setAttribute(g, "train_targets_per_epoch", train_streams.targets());
+  log.setAttribute(g, "valid_targets", valid_streams.targets());
+  log.setAttribute(g, "test_targets", test_streams.targets());
+  log.setAttribute(g, "unknown_valid", data.unknown_valid);
+  log.setAttribute(g, "unknown_test", data.unknown_test);
+  log.setAttribute(g, "segments_per_epoch", train_streams.segments());
+  std::cerr << unit.label << ": " << parameters << " parameters"
+            << (width > 0 ? ", hidden " + std::to_string(width) : std::string()) << ", "
+            << train_streams.segments() << " segments of " << options.lm.batch_size << "x"
+            << options.lm.bptt << " per epoch\n";
+
+  LmTraining training(lm, train_streams, valid_streams, test_streams);
+  TrainerContext tc;
+  tc.log = &log;
+  tc.group = g;
+  tc.checkpoints = ctx.checkpoints;
+  tc.fingerprint = unit_json.dump();
+  tc.progress = ctx.progress;
+  const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed, tc);
+
+  UnitResult r;
+  r.diverged = outcome.diverged;
+  r.stop_reason = outcome.stop_reason;
+  r.counts["epochs"] = outcome.epochs;
+  r.counts["steps"] = outcome.steps;
+  r.counts["best_epoch"] = outcome.best_epoch;
+  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
+  auto best = [&](const char* name) {
+    const auto it = outcome.best.find(name);
+    return it == outcome.best.end() ? NAN : it->second;
+  };
+  const double valid_nats = best("valid_nats");
+  const double test_nats = best("test_nats_at_best");
+  auto convert = [&](double nats) { return metric == "ppl" ? perplexity(nats) : bitsPerSymbol(nats); };
+  r.metrics["best_valid_nats"] = valid_nats;
+  r.metrics["test_nats"] = test_nats;
+  r.metrics["best_valid_" + metric] = convert(valid_nats);
+  r.metrics["test_" + metric] = convert(test_nats);
+  r.metrics["train_seconds"] = outcome.train_seconds;
+  r.metrics["seconds_per_epoch"] =
+      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
+  r.metrics["symbols_per_second"] =
+      outcome.train_seconds > 0
+          ? static_cast<double>(train_streams.targets()) * static_cast<double>(outcome.epochs) / outcome.train_seconds
+          : 0.0;
+  r.metrics["final_lr"] = outcome.final_lr;
+
+  if (!outcome.diverged) {
+    // Step-time breakdown on a few real training steps (forward, backward; no update).
+    const int64_t steps = std::min<int64_t>(4, train_streams.segments());
+    models::SequenceState state;
+    lm->train();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::map<std::string, double> seconds;
+    {
+      OpTimeProfile profile;
+      for (int64_t k = 0; k < steps; ++k) {
+        const auto seg = train_streams.segment(k);
+        auto [logits, next] = lm->forward(seg.inputs, state);
+        auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
+                                                         seg.targets.reshape({-1}));
+        lm->zero_grad();
+        loss.backward();
+        state = next.detached();
+      }
+      seconds = profile.seconds();
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    lm->zero_grad();
+    r.metrics["profile_seconds"] = wall;
+    r.counts["profile_steps"] = steps;
+    for (const char* c : {"matmul", "recurrence", "other"})
+      r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;
+  }
+  return r;
+}
+
+}  // namespace recurlab::experiments

@@ -1,0 +1,47 @@
+#pragma once
+// Language modelling (Lei et al. 2018 App. B.4; Peng et al. 2018 App. E.2) as a harness Task:
+// one unit per model, /<corpus>/<model>, trained by truncated BPTT with the one Trainer and
+// selected on valid loss; each model's hidden width sized to the config's parameter budget.
+// After training, a few steps are profiled by operator (op_time_profile.h) so the report can
+// say how much of a step the recurrence takes beside the matmuls.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "experiments/harness/task.h"
+#include "experiments/lm/lm_config.h"
+#include "experiments/lm/lm_corpus.h"
+
+namespace recurlab::experiments {
+
+class LanguageModelImpl;
+
+class LmTask : public Task {
+ public:
+  LmTask(LmConfig config, std::string data_dir);
+
+  const LmConfig& config() const { return config_; }
+  // Loads the corpus (errors name the file; a missing file says to run scripts/get-data.sh).
+  const LmCorpus& corpus();
+
+  std::vector<Unit> units() const override { return units_; }
+  nlohmann::json unitTemplate(const Unit& unit) const override;
+  SelectionMetric selection() const override { return {"best_valid_nats", false}; }
+  UnitResult runUnit(const Unit& unit, UnitContext& context) override;
+
+ private:
+  LmConfig config_;
+  std::string data_dir_;
+  std::vector<Unit> units_;
+  std::map<std::string, std::string> model_of_;  // group -> model name
+  std::unique_ptr<LmCorpus> corpus_;
+};
+
+// The unit's LM: the encoder of `unit` ("encoder", "model") with its "hidden" replaced by
+// `width` (when > 0), under a fixed seed.
+std::shared_ptr<LanguageModelImpl> buildLanguageModel(const nlohmann::json& unit,
+                                                      const LanguageModelOptions& options,
+                                                      int64_t width);
+
+}  // namespace recurlab::experiments

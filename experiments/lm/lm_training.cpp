@@ -1,0 +1,128 @@
+#include "experiments/lm/lm_training.h"
+
+#include <torch/torch.h>
+
+#include <limits>
+
+namespace recurlab::experiments {
+namespace {
+
+struct LmBatch : TrainBatch {
+  int64_t epoch = 0, index = 0;
+  BpttSegment segment;
+};
+
+void flatten(const models::SequenceState& s, std::vector<torch::Tensor>& out) {
+  for (const auto& t : s.tensors) out.push_back(t);
+  for (const auto& c : s.children) flatten(c, out);
+}
+
+models::SequenceState unflatten(const models::SequenceState& shape,
+                                const std::vector<torch::Tensor>& flat, size_t& i) {
+  models::SequenceState s;
+  for (size_t k = 0; k < shape.tensors.size(); ++k) s.tensors.push_back(flat.at(i++));
+  for (const auto& c : shape.children) s.children.push_back(unflatten(c, flat, i));
+  return s;
+}
+
+}  // namespace
+
+double meanNats(LanguageModel& model, const BpttStreams& streams) {
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  models::SequenceState state;
+  double nats = 0;
+  for (int64_t k = 0; k < streams.segments(); ++k) {
+    const auto seg = streams.segment(k);
+    auto [logits, next] = model->forward(seg.inputs, state);
+    nats += torch::nn::functional::cross_entropy(
+                logits.reshape({-1, logits.size(2)}), seg.targets.reshape({-1}),
+                torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                .item<double>();
+    state = std::move(next);
+  }
+  model->train(was_training);
+  return nats / static_cast<double>(streams.targets());
+}
+
+LmTrainingModuleImpl::LmTrainingModuleImpl(LanguageModel model)
+    : lm(register_module("lm", std::move(model))) {
+  {  // the state's structure, from one step of one stream
+    torch::NoGradGuard no_grad;
+    const bool was_training = lm->is_training();
+    lm->eval();
+    shape_ = lm->forward(torch::zeros({1, 1}, torch::kLong), {}).second;
+    lm->train(was_training);
+  }
+  std::vector<torch::Tensor> flat;
+  flatten(shape_, flat);
+  for (size_t i = 0; i < flat.size(); ++i)
+    state_.push_back(register_buffer("carried_state_" + std::to_string(i), torch::zeros({0})));
+  position_ = register_buffer("carried_position", torch::tensor({int64_t{0}, int64_t{-1}}));
+  best = register_buffer("best_valid_test",
+                         torch::tensor({std::numeric_limits<double>::infinity(),
+                                        std::numeric_limits<double>::quiet_NaN()},
+                                       torch::kDouble));
+}
+
+models::SequenceState LmTrainingModuleImpl::carried(int64_t epoch, int64_t index) const {
+  if (index == 0 || state_.empty() || position_[0].item<int64_t>() != epoch ||
+      position_[1].item<int64_t>() != index)
+    return {};
+  // Copies: carry() replaces the buffers while this segment's graph still holds its input.
+  std::vector<torch::Tensor> copies;
+  for (const auto& t : state_) copies.push_back(t.clone());
+  size_t i = 0;
+  return unflatten(shape_, copies, i);
+}
+
+void LmTrainingModuleImpl::carry(const models::SequenceState& state, int64_t epoch,
+                                 int64_t next_index) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> flat;
+  flatten(state.detached(), flat);
+  TORCH_CHECK(flat.size() == state_.size(), "language model: the encoder's state has ",
+              flat.size(), " tensors, expected ", state_.size());
+  for (size_t i = 0; i < flat.size(); ++i) state_[i].set_(flat[i].contiguous());
+  position_[0].fill_(epoch);
+  position_[1].fill_(next_index);
+}
+
+LmTraining::LmTraining(LanguageModel lm, const BpttStreams& train, const BpttStreams& valid,
+                       const BpttStreams& test)
+    : module_(std::move(lm)), train_(train), valid_(valid), test_(test) {}
+
+std::unique_ptr<TrainBatch> LmTraining::batch(int64_t epoch, int64_t index) {
+  auto b = std::make_unique<LmBatch>();
+  b->epoch = epoch;
+  b->index = index;
+  b->segment = train_.segment(index);
+  return b;
+}
+
+StepOutput LmTraining::forward(const TrainBatch& batch) {
+  const auto& b = static_cast<const LmBatch&>(batch);
+  auto [logits, next] = module_->lm->forward(b.segment.inputs, module_->carried(b.epoch, b.index));
+  module_->carry(next, b.epoch, b.index + 1);
+  StepOutput out;
+  out.loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
+                                                  b.segment.targets.reshape({-1}));
+  out.examples = b.segment.targets.numel();
+  out.tallies = {out.loss.item<double>() * static_cast<double>(out.examples)};
+  return out;
+}
+
+std::vector<double> LmTraining::evaluate() {
+  const double valid = meanNats(module_->lm, valid_);
+  auto& best = module_->best;
+  if (valid < best[0].item<double>()) {
+    const double test = meanNats(module_->lm, test_);
+    torch::NoGradGuard no_grad;
+    best[0].fill_(valid);
+    best[1].fill_(test);
+  }
+  return {valid, best[1].item<double>()};
+}
+
+}  // namespace recurlab::experiments

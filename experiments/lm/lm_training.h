@@ -1,0 +1,71 @@
+#pragma once
+// What the Trainer needs to train a LanguageModel by truncated BPTT: batch (epoch, index) is
+// segment `index` of the training streams; the state is zero at the start of every epoch and
+// carried (detached) from segment to segment.
+//
+// Resume: the carried state and its position (epoch, next segment) live as buffers of the
+// trained module, so every checkpoint, an epoch's end or a step inside an epoch, holds them
+// and a run killed mid-epoch resumes with the state it had, bit for bit on CPU. A segment
+// reached any other way (no state for this position) starts from zero, like an epoch start.
+//
+// Evaluation: the whole valid text in `eval_batch` streams with the state carried; the test
+// text is evaluated whenever valid improves, so `test_nats_at_best` is the test loss at the
+// best valid epoch so far (also kept as buffers, for resume). Losses are mean nats per
+// predicted symbol (BPC = nats / ln 2, perplexity = e^nats).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "experiments/lm/bptt_streams.h"
+#include "experiments/lm/language_model.h"
+#include "experiments/training/trainer.h"
+
+namespace recurlab::experiments {
+
+// Mean nats per predicted symbol of `streams` under `model` (eval mode, no grad, state
+// carried across segments, zero at the start).
+double meanNats(LanguageModel& model, const BpttStreams& streams);
+
+class LmTrainingModuleImpl : public torch::nn::Module {
+ public:
+  explicit LmTrainingModuleImpl(LanguageModel lm);
+  LanguageModel lm;
+  // The carried state for segment `index` of `epoch`: the stored one when it was stored for
+  // exactly this position, else empty (zeros).
+  models::SequenceState carried(int64_t epoch, int64_t index) const;
+  void carry(const models::SequenceState& state, int64_t epoch, int64_t next_index);
+  torch::Tensor best;  // [best valid nats, test nats at it]
+
+ private:
+  models::SequenceState shape_;        // the encoder's state structure (tensors replaced)
+  std::vector<torch::Tensor> state_;   // its tensors, flattened, as buffers
+  torch::Tensor position_;             // [epoch, next index]; [0, -1] = nothing stored
+};
+TORCH_MODULE(LmTrainingModule);
+
+class LmTraining : public TrainingModel {
+ public:
+  LmTraining(LanguageModel lm, const BpttStreams& train, const BpttStreams& valid,
+             const BpttStreams& test);
+
+  torch::nn::Module& module() override { return *module_; }
+  int64_t batchesPerEpoch() override { return train_.segments(); }
+  std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) override;
+  StepOutput forward(const TrainBatch& batch) override;
+  std::vector<std::string> tallyNames() const override { return {"nats"}; }
+  std::vector<std::string> evaluationNames() const override {
+    return {"valid_nats", "test_nats_at_best"};
+  }
+  std::vector<double> evaluate() override;
+  std::string selectionName() const override { return "valid_nats"; }
+  bool higherIsBetter() const override { return false; }
+
+  LanguageModel& lm() { return module_->lm; }
+
+ private:
+  LmTrainingModule module_;
+  const BpttStreams &train_, &valid_, &test_;
+};
+
+}  // namespace recurlab::experiments

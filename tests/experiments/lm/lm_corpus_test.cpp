@@ -1,0 +1,122 @@
+// The LM corpus loader on hand-made texts, on the real PTB files (counts measured in the
+// reference note, docs/lm.md) and on malformed input.
+#include "experiments/lm/lm_corpus.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path root = fs::temp_directory_path() / ("recurlab_lmcorpus_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(root); }
+  ~TempDir() { fs::remove_all(root); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(root / name, std::ios::binary) << text;
+    return (root / name).string();
+  }
+};
+
+std::string errorOf(const LmCorpusFiles& f) {
+  try {
+    loadLmCorpus(f);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(LmCorpus, WordsFollowAwdLstmLineRules) {
+  // A trailing "\n " is one more (whitespace-only) line: one more <eos>, as PTB char has.
+  const std::vector<std::string> want = {"a", "b", "<eos>", "c", "<eos>", "<eos>"};
+  EXPECT_EQ(lmSymbols("a  b\n c \n ", LmCorpusFormat::Words, "x"), want);
+  const std::vector<std::string> no_tail = {"a", "<eos>"};
+  EXPECT_EQ(lmSymbols("a\n", LmCorpusFormat::Words, "x"), no_tail);
+  EXPECT_TRUE(lmSymbols("", LmCorpusFormat::Words, "x").empty());
+}
+
+TEST(LmCorpus, CharsAreUtf8CharactersAndBytesAreDecimal) {
+  const std::vector<std::string> chars = {"a", "\xc3\xa9", "\n", "b"};
+  EXPECT_EQ(lmSymbols("a\xc3\xa9\nb", LmCorpusFormat::Chars, "x"), chars);
+  const std::vector<std::string> bytes = {"97", "195", "169"};
+  EXPECT_EQ(lmSymbols("a\xc3\xa9", LmCorpusFormat::Bytes, "x"), bytes);
+  try {
+    lmSymbols("ok\nbad \xc3(", LmCorpusFormat::Chars, "f.txt");
+    FAIL() << "invalid UTF-8 accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("f.txt line 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LmCorpus, UnseenSymbolsMapToAnExplicitCountedUnknown) {
+  TempDir d;
+  LmCorpusFiles f;
+  f.format = LmCorpusFormat::Words;
+  f.train = d.write("train.txt", "a b a\n");
+  f.valid = d.write("valid.txt", "a z\n");
+  f.test = d.write("test.txt", "y y b\n");
+  const auto c = loadLmCorpus(f);
+  ASSERT_EQ(c.size(), 4);  // a b <eos> <unk>
+  EXPECT_EQ(c.vocabulary[static_cast<size_t>(c.unknown_id)], "<unk>");
+  EXPECT_EQ(c.unknown_valid, 1);
+  EXPECT_EQ(c.unknown_test, 2);
+  EXPECT_EQ(c.valid, (std::vector<int64_t>{0, c.unknown_id, 2}));
+  EXPECT_EQ(c.train, (std::vector<int64_t>{0, 1, 0, 2}));
+}
+
+TEST(LmCorpus, MissingEmptyAndMalformedFilesAreErrorsNamingTheFile) {
+  TempDir d;
+  LmCorpusFiles f;
+  f.train = (d.root / "nope.txt").string();
+  f.valid = d.write("valid.txt", "a\n");
+  f.test = d.write("test.txt", "a\n");
+  auto e = errorOf(f);
+  EXPECT_NE(e.find("nope.txt not found"), std::string::npos) << e;
+  EXPECT_NE(e.find("get-data.sh"), std::string::npos) << e;
+  f.train = d.write("empty.txt", "");
+  e = errorOf(f);
+  EXPECT_NE(e.find("empty.txt is empty"), std::string::npos) << e;
+  f.format = LmCorpusFormat::Chars;
+  f.train = d.write("bin.txt", "ab\xff");
+  e = errorOf(f);
+  EXPECT_NE(e.find("bin.txt line 1: invalid UTF-8"), std::string::npos) << e;
+  LmCorpusFiles enwik8;
+  enwik8.format = LmCorpusFormat::Bytes;
+  enwik8.train = d.write("enwik8", "short");
+  e = errorOf(enwik8);
+  EXPECT_NE(e.find("enwik8 has 5 bytes"), std::string::npos) << e;
+}
+
+// The reference note's counts (awd-lstm-lm tokenization, <eos> per line): PTB char 5,017,483 /
+// 393,043 / 442,424 symbols over 50 (train) symbols; PTB word 929,589 / 73,760 / 82,430 over
+// 10,000. Neither split adds a symbol unseen in training.
+TEST(LmCorpus, RealPtbFilesHaveTheReferenceCounts) {
+  if (!fs::exists("data/ptb/ptb.char.train.txt")) GTEST_SKIP() << "run scripts/get-data.sh ptb";
+  LmCorpusFiles chars{LmCorpusFormat::Words, "data/ptb/ptb.char.train.txt",
+                      "data/ptb/ptb.char.valid.txt", "data/ptb/ptb.char.test.txt", 0};
+  const auto c = loadLmCorpus(chars);
+  EXPECT_EQ(c.train.size(), 5017483u);
+  EXPECT_EQ(c.valid.size(), 393043u);
+  EXPECT_EQ(c.test.size(), 442424u);
+  EXPECT_EQ(c.size(), 50);
+  EXPECT_EQ(c.unknown_id, -1);
+  LmCorpusFiles words{LmCorpusFormat::Words, "data/ptb/ptb.train.txt", "data/ptb/ptb.valid.txt",
+                      "data/ptb/ptb.test.txt", 0};
+  const auto w = loadLmCorpus(words);
+  EXPECT_EQ(w.train.size(), 929589u);
+  EXPECT_EQ(w.valid.size(), 73760u);
+  EXPECT_EQ(w.test.size(), 82430u);
+  EXPECT_EQ(w.size(), 10000);
+  EXPECT_EQ(w.unknown_valid + w.unknown_test, 0);
+  words.max_train_symbols = 1000;
+  EXPECT_EQ(loadLmCorpus(words).train.size(), 1000u);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
