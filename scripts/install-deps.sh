@@ -14,6 +14,7 @@ PACKAGES=(
   libgnuplot-iostream-dev gnuplot-nox
   libgtest-dev
   libsentencepiece-dev
+  libicu-dev                        # Unicode lowercase and classes (SQuAD evaluator)
   clang libclang-rt-dev             # libFuzzer targets of fuzz/ (make fuzz, the FuzzLoaders test)
 )
 
