@@ -10,7 +10,8 @@ namespace recurlab::analysis {
 #define RECURLAB_REPORT_REGISTRARS(X) \
   X(registerVarianceReport) \
   X(registerSpeedReport) \
-  X(registerClassificationReport)
+  X(registerClassificationReport) \
+  X(registerQaReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)
