@@ -110,12 +110,20 @@ void buildQaReport(const RunReader& run, Report& report) {
   Figure curves;
   curves.width = 1000;
   curves.height = 420;
-  Panel em{"Dev exact match", {"epoch", AxisScale::Linear, true}, {"exact match (%)"}},
-      f1{"Dev F1", {"epoch", AxisScale::Linear, true}, {"F1 (%)"}};
+  Panel em, f1;
+  em.title = "Dev exact match";
+  f1.title = "Dev F1";
+  em.x.label = f1.x.label = "epoch";
+  em.x.integer_ticks = f1.x.integer_ticks = true;
+  em.y.label = "exact match (%)";
+  f1.y.label = "F1 (%)";
   int style = 0;
   for (const auto& u : units) {
-    LineSeries a{u.name, u.curve.column("epoch"), u.curve.column("dev_em")};
-    LineSeries b{u.name, u.curve.column("epoch"), u.curve.column("dev_f1")};
+    LineSeries a, b;
+    a.title = b.title = u.name;
+    a.x = b.x = u.curve.column("epoch");
+    a.y = u.curve.column("dev_em");
+    b.y = u.curve.column("dev_f1");
     a.style = b.style = style++;
     em.lines.push_back(a);
     f1.lines.push_back(b);
@@ -128,8 +136,13 @@ void buildQaReport(const RunReader& run, Report& report) {
 
   // Time per epoch.
   Figure times;
-  Panel bars{"Time per training epoch", {"model"}, {"seconds per epoch (s)"}};
-  BarSeries total{"whole training step", {}}, rnn{"recurrent encoders", {}};
+  Panel bars;
+  bars.title = "Time per training epoch";
+  bars.x.label = "model";
+  bars.y.label = "seconds per epoch (s)";
+  BarSeries total, rnn;
+  total.title = "whole training epoch";
+  rnn.title = "recurrent encoders (forward + backward)";
   for (const auto& u : units) {
     bars.categories.push_back(u.name);
     total.values.push_back(u.seconds);

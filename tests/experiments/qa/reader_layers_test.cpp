@@ -136,8 +136,9 @@ TEST(SpanDecoding, BestSpanWithinMaxLengthFirstOnTies) {
   EXPECT_EQ(all.end, 3);
   EXPECT_DOUBLE_EQ(all.score, 0.6 * 0.8);
   const auto capped = bestSpan(s, e, 3);
-  EXPECT_EQ(capped.start, 1);  // 0.1 * 0.8 = 0.08 beats 0.6 * 0.1 = 0.06
+  EXPECT_EQ(capped.start, 2);  // 0.2 * 0.8 = 0.16 beats 0.1 * 0.8 and 0.6 * 0.1
   EXPECT_EQ(capped.end, 3);
+  EXPECT_DOUBLE_EQ(capped.score, 0.2 * 0.8);
   // Ties: smallest start, then smallest end. End before start is never chosen.
   const auto tie = bestSpan({0.5, 0.5}, {0.5, 0.5}, 15);
   EXPECT_EQ(tie.start, 0);
