@@ -141,8 +141,8 @@ void buildQaReport(const RunReader& run, Report& report) {
   bars.x.label = "model";
   bars.y.label = "seconds per epoch (s)";
   BarSeries total, rnn;
-  total.title = "whole training epoch";
-  rnn.title = "recurrent encoders (forward + backward)";
+  total.title = "whole epoch";
+  rnn.title = "recurrent encoders";
   for (const auto& u : units) {
     bars.categories.push_back(u.name);
     total.values.push_back(u.seconds);
@@ -152,7 +152,7 @@ void buildQaReport(const RunReader& run, Report& report) {
   times.panels = {bars};
   if (!units.empty())
     report.figure(times, "qa_epoch_time",
-                  "Mean seconds per training epoch and the part in the recurrent encoders, per model.");
+                  "Mean seconds per training epoch (evaluation excluded) and the part spent in the recurrent encoders, forward and backward, per model.");
 
   auto& summary = report.summary();
   summary["protocol"] = protocol;
