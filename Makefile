@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 ARGS ?=
 
 .PHONY: all deps configure build test fuzz figures clean \
-        exp-variance exp-speed exp-classification exp-lm
+        exp-variance exp-speed exp-classification exp-lm exp-qa
 
 all: build
 
@@ -88,3 +88,14 @@ exp-lm: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_lm recurlab_analyze
 	@[ -d data/ptb ] || scripts/get-data.sh ptb
 	$(BUILD)/recurlab_lm $(if $(findstring --threads,$(ARGS)),,--threads $(LM_THREADS)) $(ARGS)
+
+# SQuAD v1.1 question answering (Lei et al. 2018 §4.3, App. B.2), SRU vs bi-LSTM DrQA readers:
+# the quick offline default unless ARGS says otherwise, e.g.
+#   make exp-qa ARGS="--config configs/qa/squad.json --embeddings glove.840B.300d.txt --run-id squad"
+# Fetches SQuAD into ./data first (dev from the mirror; train-v1.1.json only with network access:
+# without it the offline protocol runs). One LibTorch thread by default, as exp-classification.
+QA_THREADS ?= 1
+exp-qa: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_qa recurlab_squad_eval recurlab_analyze
+	@[ -f data/squad/dev-v1.1.json ] || scripts/get-data.sh squad
+	$(BUILD)/recurlab_qa $(if $(findstring --threads,$(ARGS)),,--threads $(QA_THREADS)) $(ARGS)

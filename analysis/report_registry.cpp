@@ -12,7 +12,8 @@ namespace recurlab::analysis {
   X(registerSpeedReport) \
   X(registerClassificationReport) \
   X(registerMtReport) \
-  X(registerLmReport)
+  X(registerLmReport) \
+  X(registerQaReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)

@@ -11,7 +11,7 @@ FUZZ_BUILD="${FUZZ_BUILD:-$ROOT/build-fuzz}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 CLANGXX="${CLANGXX:-clang++}"
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus)
+((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset)
 
 if ! command -v "$CLANGXX" >/dev/null; then
   echo "fuzz: $CLANGXX not found (apt-get install clang libclang-rt-dev); skipping" >&2
@@ -34,7 +34,8 @@ sources() {
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
     parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
     lm_corpus) echo experiments/lm/lm_corpus.cpp ;;
-    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus" >&2
+    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/squad_evaluation.cpp experiments/qa/unicode_text.cpp ;;
+    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset" >&2
        exit 2 ;;
   esac
 }
@@ -48,10 +49,12 @@ for t in "${TARGETS[@]}"; do
   for s in $(sources "$t"); do srcs+=("$ROOT/$s"); done
   bin="$FUZZ_BUILD/${t}_fuzzer"
   newest="$(ls -t "$ROOT/fuzz/${t}_fuzzer.cpp" "$ROOT/fuzz/fuzz_input_file.h" "${srcs[@]}" \
-            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/experiments/lm/lm_corpus.h "$bin" 2>/dev/null | head -1 || true)"
+            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/experiments/lm/lm_corpus.h "$ROOT"/experiments/qa/*.h "$bin" 2>/dev/null | head -1 || true)"
   if [[ ! -x "$bin" || "$newest" != "$bin" ]]; then
     echo "fuzz: building $t"
-    "$CLANGXX" "${FLAGS[@]}" "$ROOT/fuzz/${t}_fuzzer.cpp" "${srcs[@]}" -lz -o "$bin"
+    libs=()
+    [[ "$t" == squad_dataset ]] && libs=(-licuuc)  # ICU's character database
+    "$CLANGXX" "${FLAGS[@]}" "$ROOT/fuzz/${t}_fuzzer.cpp" "${srcs[@]}" "${libs[@]}" -lz -o "$bin"
   fi
   work="$FUZZ_BUILD/$t"
   mkdir -p "$work/corpus"

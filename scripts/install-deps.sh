@@ -15,6 +15,7 @@ PACKAGES=(
   libgtest-dev
   libsentencepiece-dev
   libgloo-dev                       # c10d's ProcessGroupGloo headers: data-parallel training
+  libicu-dev                        # Unicode lowercase and classes (SQuAD evaluator)
   clang libclang-rt-dev             # libFuzzer targets of fuzz/ (make fuzz, the FuzzLoaders test)
 )
 

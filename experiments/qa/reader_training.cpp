@@ -1,0 +1,165 @@
+#include "experiments/qa/reader_training.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "experiments/qa/span_decoding.h"
+#include "experiments/qa/squad_evaluation.h"
+#include "experiments/search/seed_sequence.h"
+
+namespace recurlab::experiments::qa {
+
+ReaderBatch makeReaderBatch(const std::vector<const QaExample*>& examples) {
+  const auto B = static_cast<int64_t>(examples.size());
+  size_t lp = 1, lq = 1;
+  for (const auto* x : examples) {
+    lp = std::max(lp, x->paragraph_ids.size());
+    lq = std::max(lq, x->question_ids.size());
+  }
+  const auto Lp = static_cast<int64_t>(lp), Lq = static_cast<int64_t>(lq);
+  ReaderBatch b;
+  b.paragraph = torch::zeros({B, Lp}, torch::kLong);
+  b.paragraph_pad = torch::ones({B, Lp}, torch::kBool);
+  b.features = torch::zeros({B, Lp, kParagraphFeatures});
+  b.question = torch::zeros({B, Lq}, torch::kLong);
+  b.question_pad = torch::ones({B, Lq}, torch::kBool);
+  b.start = torch::zeros({B}, torch::kLong);
+  b.end = torch::zeros({B}, torch::kLong);
+  auto p = b.paragraph.accessor<int64_t, 2>();
+  auto pp = b.paragraph_pad.accessor<bool, 2>();
+  auto f = b.features.accessor<float, 3>();
+  auto q = b.question.accessor<int64_t, 2>();
+  auto qp = b.question_pad.accessor<bool, 2>();
+  for (int64_t i = 0; i < B; ++i) {
+    const auto& x = *examples[static_cast<size_t>(i)];
+    for (size_t t = 0; t < x.paragraph_ids.size(); ++t) {
+      p[i][static_cast<int64_t>(t)] = x.paragraph_ids[t];
+      pp[i][static_cast<int64_t>(t)] = false;
+      for (int64_t k = 0; k < kParagraphFeatures; ++k)
+        f[i][static_cast<int64_t>(t)][k] = x.features[t * kParagraphFeatures + static_cast<size_t>(k)];
+    }
+    for (size_t t = 0; t < x.question_ids.size(); ++t) {
+      q[i][static_cast<int64_t>(t)] = x.question_ids[t];
+      qp[i][static_cast<int64_t>(t)] = false;
+    }
+    b.start[i] = std::max<int64_t>(x.start, 0);
+    b.end[i] = std::max<int64_t>(x.end, 0);
+  }
+  b.examples = examples;
+  return b;
+}
+
+std::map<std::string, std::string> predictAnswers(DocumentReader& model,
+                                                  const std::vector<QaExample>& examples,
+                                                  const SquadDataset& data, const QaTokens& tokens,
+                                                  int64_t max_span, int64_t batch_size) {
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  // Batches of similar length waste little on padding.
+  std::vector<size_t> order(examples.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return examples[a].paragraph_ids.size() < examples[b].paragraph_ids.size();
+  });
+  std::map<std::string, std::string> predictions;
+  for (size_t i = 0; i < order.size(); i += static_cast<size_t>(batch_size)) {
+    std::vector<const QaExample*> xs;
+    for (size_t j = i; j < std::min(order.size(), i + static_cast<size_t>(batch_size)); ++j)
+      xs.push_back(&examples[order[j]]);
+    const auto b = makeReaderBatch(xs);
+    const auto s = model->forward(b.paragraph, b.paragraph_pad, b.features, b.question, b.question_pad);
+    const auto ps = torch::softmax(s.start, 1).to(torch::kDouble).contiguous();
+    const auto pe = torch::softmax(s.end, 1).to(torch::kDouble).contiguous();
+    for (size_t k = 0; k < xs.size(); ++k) {
+      const auto& x = *xs[k];
+      const auto n = static_cast<int64_t>(x.paragraph_ids.size());
+      const double* a = ps[static_cast<int64_t>(k)].data_ptr<double>();
+      const double* e = pe[static_cast<int64_t>(k)].data_ptr<double>();
+      const auto span = bestSpan(std::vector<double>(a, a + n), std::vector<double>(e, e + n), max_span);
+      const auto& toks = tokens.paragraphs[static_cast<size_t>(x.paragraph)];
+      const auto& context = data.paragraphs[static_cast<size_t>(x.paragraph)].context;
+      std::string text;
+      if (span.start >= 0) {
+        const auto from = toks[static_cast<size_t>(span.start)].byte_begin;
+        text = context.substr(static_cast<size_t>(from),
+                              static_cast<size_t>(toks[static_cast<size_t>(span.end)].byte_end - from));
+      }
+      predictions[data.questions[static_cast<size_t>(x.question)].id] = text;
+    }
+  }
+  if (was_training) model->train();
+  return predictions;
+}
+
+ReaderTraining::ReaderTraining(DocumentReader model, const std::vector<QaExample>& train,
+                               const std::vector<QaExample>& dev, const SquadDataset& data,
+                               const QaTokens& tokens, int64_t batch_size, int64_t max_span,
+                               uint64_t seed, std::string predictions_path)
+    : model_(std::move(model)), train_(train), dev_(dev), data_(data), tokens_(tokens),
+      batch_size_(batch_size), max_span_(max_span), seed_(seed),
+      predictions_path_(std::move(predictions_path)),
+      timer_(std::make_shared<RecurrentTimer>()) {
+  model_->setTimer(timer_);
+  std::vector<int64_t> dev_questions;
+  for (const auto& x : dev_) dev_questions.push_back(x.question);
+  // A resumed unit keeps the best predictions written before it was stopped.
+  if (!predictions_path_.empty() && std::filesystem::exists(predictions_path_))
+    best_f1_ = evaluateSquad(data_, dev_questions, loadPredictions(predictions_path_)).f1;
+}
+
+int64_t ReaderTraining::batchesPerEpoch() {
+  return (static_cast<int64_t>(train_.size()) + batch_size_ - 1) / batch_size_;
+}
+
+std::unique_ptr<TrainBatch> ReaderTraining::batch(int64_t epoch, int64_t index) {
+  if (batches_epoch_ != epoch) {
+    // DrQA's SortedBatchSampler: by length with a random tie order, cut, batches shuffled.
+    const auto shuffle = seededPermutation(train_.size(), deriveSeed(seed_, "batches/" + std::to_string(epoch)));
+    std::vector<size_t> order(shuffle.begin(), shuffle.end());
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return train_[a].paragraph_ids.size() > train_[b].paragraph_ids.size();
+    });
+    batches_.clear();
+    for (size_t i = 0; i < order.size(); i += static_cast<size_t>(batch_size_))
+      batches_.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(i),
+                            order.begin() + static_cast<std::ptrdiff_t>(
+                                std::min(order.size(), i + static_cast<size_t>(batch_size_))));
+    const auto perm = seededPermutation(batches_.size(), deriveSeed(seed_, "batch-order/" + std::to_string(epoch)));
+    std::vector<std::vector<size_t>> shuffled;
+    for (const auto k : perm) shuffled.push_back(batches_[k]);
+    batches_ = std::move(shuffled);
+    batches_epoch_ = epoch;
+  }
+  std::vector<const QaExample*> xs;
+  for (const auto i : batches_.at(static_cast<size_t>(index))) xs.push_back(&train_[i]);
+  return std::make_unique<ReaderBatch>(makeReaderBatch(xs));
+}
+
+StepOutput ReaderTraining::forward(const TrainBatch& batch) {
+  const auto& b = static_cast<const ReaderBatch&>(batch);
+  const auto s = model_->forward(b.paragraph, b.paragraph_pad, b.features, b.question, b.question_pad);
+  const auto loss = torch::nll_loss(torch::log_softmax(s.start, 1), b.start) +
+                    torch::nll_loss(torch::log_softmax(s.end, 1), b.end);
+  return {loss, static_cast<int64_t>(b.examples.size()), {}};
+}
+
+std::vector<double> ReaderTraining::evaluate() {
+  const double rnn_seconds = timer_->takeSeconds();
+  const auto predictions = predictAnswers(model_, dev_, data_, tokens_, max_span_);
+  std::vector<int64_t> questions;
+  for (const auto& x : dev_) questions.push_back(x.question);
+  const auto score = evaluateSquad(data_, questions, predictions);
+  if (!predictions_path_.empty() && score.f1 > best_f1_) {
+    best_f1_ = score.f1;
+    const auto tmp = predictions_path_ + ".part";
+    writePredictions(predictions, tmp);
+    std::filesystem::rename(tmp, predictions_path_);
+  }
+  return {score.exact_match, score.f1, rnn_seconds};
+}
+
+}  // namespace recurlab::experiments::qa
