@@ -96,21 +96,7 @@ std::string metricName(const std::string& metric) {
 
 void buildLmReport(const RunReader& run, Report& report) {
   std::vector<Unit> units;
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(run.runDirectory())) {
-    const std::string name = e.path().filename().string();
-    if (name == "log.h5" || (name.rfind("log.shard-", 0) == 0 && e.path().extension() == ".h5"))
-      files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    if (fs::equivalent(f, run.logPath())) {
-      readUnits(run.log(), units);
-    } else {
-      Hdf5RunLog other(f, Hdf5RunLog::Mode::ReadOnly);
-      readUnits(other, units);
-    }
-  }
+  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
   auto& summary = report.summary();
   summary["units_finished"] = units.size();
   if (units.empty()) {

@@ -25,6 +25,7 @@ constexpr int kWindow = 5;  // epochs averaged in the table's last row
 
 struct ModelRun {
   std::string name, model, status, stop_reason;
+  std::string log_file;  // the (shard) log holding this model's unit
   experiments::Table epochs;
   std::map<std::string, double> numbers;
   std::map<std::string, std::string> texts;
@@ -69,11 +70,15 @@ std::vector<double> column(const ModelRun& m, const std::string& name) {
 }
 
 void buildMtReport(const RunReader& run, Report& report) {
-  const auto& log = run.log();
   std::vector<ModelRun> models;
-  for (const auto& child : log.children("/"))
-    if (log.exists("/" + child + "/epochs") || log.attribute("/" + child, "model"))
-      models.push_back(readModel(log, child));
+  for (const auto& file : run.logFiles()) {  // log.h5, or every shard's log
+    const Hdf5RunLog log(file, Hdf5RunLog::Mode::ReadOnly);
+    for (const auto& child : log.children("/"))
+      if (log.exists("/" + child + "/epochs") || log.attribute("/" + child, "model")) {
+        models.push_back(readModel(log, child));
+        models.back().log_file = file;
+      }
+  }
   // The config's order, not the alphabet's.
   const auto config = run.config();
   if (config.contains("models") && config["models"].is_array()) {
@@ -248,6 +253,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.heading(2, "Attention");
   for (size_t mi = 0; mi < models.size(); ++mi) {
     const auto& m = models[mi];
+    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
     const std::string g = "/" + m.name + "/attention";
     if (!log.exists(g + "/source_pieces")) continue;
     const auto source = splitLines(log.readText(g + "/source_pieces"));
@@ -291,6 +297,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.heading(2, "Translations");
   std::vector<std::string> files;
   for (const auto& m : models) {
+    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
     const std::string g = "/" + m.name + "/test_translations";
     if (!log.exists(g)) continue;
     const std::string file = "translations_" + m.name + ".txt";
@@ -300,6 +307,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   if (!files.empty()) {
     report.bullets(files);
     const auto& m = models.front();
+    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
     const std::string g = "/" + m.name;
     if (log.exists(g + "/test_sources") && log.exists(g + "/test_references") &&
         log.exists(g + "/test_translations")) {

@@ -58,8 +58,10 @@ std::vector<QaUnit> readUnits(const Hdf5RunLog& log) {
 }
 
 void buildQaReport(const RunReader& run, Report& report) {
-  const auto& log = run.log();
-  const auto units = readUnits(log);
+  std::vector<QaUnit> units;
+  run.forEachLog([&](const Hdf5RunLog& log) {
+    for (auto& u : readUnits(log)) units.push_back(std::move(u));
+  });
   const std::string protocol = run.rootText("protocol");
   const bool offline = protocol != "official";
   report.heading(2, "SQuAD v1.1 question answering");

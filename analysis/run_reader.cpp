@@ -69,4 +69,29 @@ nlohmann::json RunReader::config() const {
   return j.is_discarded() ? nlohmann::json::object() : j;
 }
 
+std::vector<std::string> RunReader::logFiles() const {
+  if (fs::path(log_path_).parent_path() != fs::path(run_dir_) && !fs::is_directory(run_dir_))
+    return {log_path_};
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(run_dir_)) {
+    const std::string name = e.path().filename().string();
+    if (name == "log.h5" || (name.rfind("log.shard-", 0) == 0 && e.path().extension() == ".h5"))
+      files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) files.push_back(log_path_);
+  return files;
+}
+
+void RunReader::forEachLog(const std::function<void(const experiments::Hdf5RunLog&)>& fn) const {
+  for (const auto& f : logFiles()) {
+    if (fs::exists(f) && fs::exists(log_path_) && fs::equivalent(f, log_path_)) {
+      fn(log_);
+    } else {
+      const experiments::Hdf5RunLog other(f, experiments::Hdf5RunLog::Mode::ReadOnly);
+      fn(other);
+    }
+  }
+}
+
 }  // namespace recurlab::analysis

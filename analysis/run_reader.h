@@ -3,7 +3,9 @@
 // every run log has (experiments/harness/run_folder.h writes them).
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "experiments/log/hdf5_run_log.h"
 
@@ -25,6 +27,13 @@ class RunReader {
   std::string rootText(const std::string& name) const;
   // The root "config" attribute parsed; an empty object when absent or not JSON.
   nlohmann::json config() const;
+
+  // Every log of the run: log.h5 and the shard logs (log.shard-i-of-n.h5, written by --shard
+  // and --jobs workers), sorted; just logPath() when the reader was given a log file.
+  std::vector<std::string> logFiles() const;
+  // Calls fn on each of logFiles() opened read-only (the reader's own log is reused): reports
+  // merge the units of every shard this way.
+  void forEachLog(const std::function<void(const experiments::Hdf5RunLog&)>& fn) const;
 
  private:
   std::string run_dir_, log_path_;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
 #include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
@@ -80,15 +82,20 @@ int main(int argc, char** argv) {
               << " symbols, vocabulary " << corpus.size() << "), " << config.models.size()
               << " models, budget " << config.budget << " parameters, " << threads << " threads"
               << std::endl;
+    refuseDataParallel(cl, "language modelling");
+    if (wantsLocalJobs(cl)) return runLocalJobs(argc, argv, cl);
+
     RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, config.seed,
                      recurlab::collectMachineInfo(), [&](const Hdf5RunLog& log) {
                        return unfinishedUnitGroups(task, cl.shard, log);
                      });
     RunnerOptions runner;
     runner.seed = static_cast<uint64_t>(config.seed);
-    runTask(task, folder, runner);
+    const auto report = runTask(task, folder, runner);
     folder.finish();
+    if (isLocalJobWorker() && report.waiting > 0) return kExitUnitsWaiting;
     if (cl.shard.active()) {
+      if (isLocalJobWorker()) return 0;  // the parent writes the report
       std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
                 << "shard is done: recurlab_analyze " << folder.path() << "\n";
       return 0;

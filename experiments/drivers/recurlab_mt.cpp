@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
 #include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
@@ -104,6 +106,9 @@ int main(int argc, char** argv) {
     std::cout << "config " << cl.config_file << ": " << config.models.size() << " models, "
               << threads << " threads" << std::endl;
 
+    refuseDataParallel(cl, "machine translation");
+    if (wantsLocalJobs(cl)) return runLocalJobs(argc, argv, cl);
+
     RunFolder folder(cl.run_folder, cl.shard, cl.command_line, cl.config, config.seed,
                      recurlab::collectMachineInfo(), [&](const Hdf5RunLog& log) {
                        return unfinishedUnitGroups(task, cl.shard, log);
@@ -121,7 +126,9 @@ int main(int argc, char** argv) {
     runner.seed = static_cast<uint64_t>(config.seed);
     const auto report = runTask(task, folder, runner);
     folder.finish();
+    if (isLocalJobWorker() && report.waiting > 0) return kExitUnitsWaiting;
     if (cl.shard.active()) {
+      if (isLocalJobWorker()) return 0;  // the parent writes the report
       std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
                 << "shard is done: recurlab_analyze " << folder.path() << "\n";
       return 0;

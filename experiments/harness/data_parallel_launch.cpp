@@ -86,6 +86,15 @@ int launchDataParallel(int argc, char** argv, const ExperimentCommandLine& cl) {
   return 0;
 }
 
+void refuseDataParallel(const ExperimentCommandLine& cl, const std::string& task) {
+  const char* world = std::getenv("WORLD_SIZE");
+  if (cl.nproc_per_node > 1 || (world != nullptr && *world != '\0' && std::string(world) != "1"))
+    throw std::invalid_argument(
+        "data-parallel training (--nproc-per-node, WORLD_SIZE) is not available for " + task +
+        " yet: its batches cannot be split across ranks (docs/cluster.md); --jobs N runs its "
+        "units in parallel");
+}
+
 RunFolderOptions rankRunFolder(const RunFolderOptions& options, int rank, int world_size) {
   if (world_size <= 1) return options;
   if (options.run_id.empty() && options.out_dir.empty())

@@ -25,6 +25,10 @@ std::vector<std::string> dataParallelRankArguments(const std::vector<std::string
 // (a rank that dies makes the others fail within the collective timeout, RECURLAB_DP_TIMEOUT).
 int launchDataParallel(int argc, char** argv, const ExperimentCommandLine& cl);
 
+// For a task whose batches cannot be split yet: throws std::invalid_argument when the command
+// line or the environment asks for data-parallel ranks (--nproc-per-node, WORLD_SIZE > 1).
+void refuseDataParallel(const ExperimentCommandLine& cl, const std::string& task);
+
 // A TCP port free on 127.0.0.1 right now (the kernel picks it): the launcher's MASTER_PORT.
 int freeLoopbackPort();
 

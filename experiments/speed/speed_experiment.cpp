@@ -135,10 +135,11 @@ int runSpeedExperiment(int argc, char** argv) {
       std::cout << cl.help_text << "\n";
       return 0;
     }
-    if (cl.has("config") || cl.has("set") || cl.has("shard") || cl.has("embeddings"))
+    if (cl.has("config") || cl.has("set") || cl.has("shard") || cl.has("embeddings") ||
+        cl.has("jobs") || cl.has("nproc-per-node"))
       throw std::invalid_argument(
           "recurlab_speed takes its settings as options (see --help), not --config, --set, "
-          "--shard or --embeddings");
+          "--shard, --embeddings, --jobs or --nproc-per-node (timings are taken side by side in one process)");
     if (cl.seed) seed = *cl.seed;
     const auto has = [&](const char* name) { return cl.has(name); };
     if (repeats < 1 || sweep_repeats < 1 || warmup < 0)

@@ -60,8 +60,10 @@ int runVarianceExperiment(int argc, char** argv) {
       std::cout << cl.help_text << "\n";
       return 0;
     }
-    if (cl.has("shard"))
-      throw std::invalid_argument("--shard: the variance study is one unit; it is not sharded");
+    for (const char* option : {"shard", "jobs", "nproc-per-node"})
+      if (cl.has(option))
+        throw std::invalid_argument(std::string("--") + option +
+                                    ": the variance study is one unit of one process");
     nlohmann::json config = cl.config;
     if (cl.has("quick")) applyQuick(config);
     if (cl.has("data-dir")) config["data_dir"] = cl.data_dir;

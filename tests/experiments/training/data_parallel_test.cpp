@@ -68,6 +68,13 @@ TEST(DataParallel, TwoRanksAverageGradientsLikeOneProcessWithTheWholeBatch) {
   }
   EXPECT_GT((unweighted[0] - expected[0]).abs().max().item<double>(), 1e-6);
 
+  // Each rank's net starts from other weights (seeds 100 and 101), built here: torch's global
+  // generator is shared by the rank threads. The broadcast must give rank 1 rank 0's weights.
+  std::vector<std::shared_ptr<Net>> nets;
+  for (int r = 0; r < 2; ++r) {
+    torch::manual_seed(100 + r);
+    nets.push_back(std::make_shared<Net>());
+  }
   const int port = freeLoopbackPort();
   std::vector<std::vector<torch::Tensor>> grads(2);
   std::vector<std::string> errors(2);
@@ -81,8 +88,7 @@ TEST(DataParallel, TwoRanksAverageGradientsLikeOneProcessWithTheWholeBatch) {
       o.timeout_seconds = 30;
       o.bucket_bytes = 100;  // several buckets for 7*5 + 7 + 7 + 1 doubles
       DataParallelGroup group(o);
-      torch::manual_seed(100 + r);  // different initial weights: rank 0's must win
-      Net net;
+      Net& net = *nets[static_cast<size_t>(r)];
       group.broadcastFromRankZero(net);
       net.loss(part(x, r), part(y, r)).backward();
       bytes[r] = group.averageGradients(net.parameters(), static_cast<double>(part(x, r).size(0)));
