@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 
 #include "recurlab_git_commit.h"  // generated at build time
 
@@ -190,6 +192,26 @@ void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
   log.setAttribute("/", "seed", seed);
 }
 
+namespace {
+
+// Workers of one run (--jobs, --shard) read each other's logs for a moment to see which units
+// are finished, and HDF5 locks a file that a reader holds against a writer: opening this
+// shard's own log for writing waits for such readers (up to 60 s) before it gives up.
+void retryWhileReadersHoldIt(const std::string& file, const std::function<void()>& open) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      open();
+      return;
+    } catch (const std::exception&) {
+      if (!fs::exists(file) || std::chrono::steady_clock::now() > deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(25 * attempt, 500)));
+    }
+  }
+}
+
+}  // namespace
+
 RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
                      const std::string& command_line, const nlohmann::json& config, int64_t seed,
                      const MachineInfo& machine,
@@ -210,9 +232,9 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
     for (const auto& g : partial)
       std::cerr << "resume: " << g << " was cut off mid-way; it runs again (from its last "
                 << "checkpoint when it has one)\n";
-    removeLogGroups(file, partial);
+    retryWhileReadersHoldIt(file, [&] { removeLogGroups(file, partial); });
   }
-  log_.emplace(file, Hdf5RunLog::Mode::Append);
+  retryWhileReadersHoldIt(file, [&] { log_.emplace(file, Hdf5RunLog::Mode::Append); });
   auto& log = *log_;
   if (resumed_) {
     const auto count = log.attribute("/", "resumed");
