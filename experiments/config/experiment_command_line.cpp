@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -48,6 +49,11 @@ void applyOverride(nlohmann::json& config, const std::string& assignment) {
     start = dot + 1;
   }
   *node = value;
+}
+
+std::string defaultConfigFile(const std::string& relative) {
+  if (std::filesystem::exists(relative)) return relative;
+  return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
 }
 
 ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec) {

@@ -53,6 +53,10 @@ struct ExperimentCommandLine {
 // with help = true and help_text filled, without reading the config.
 ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec);
 
+// A driver's default config, e.g. "configs/lm/quick.json": relative to the working directory
+// when it is there, else in the source tree this binary was built from.
+std::string defaultConfigFile(const std::string& relative);
+
 // Reads a JSON file; errors name the file and the parser's line/column.
 nlohmann::json readJsonFile(const std::string& path);
 

@@ -1,16 +1,13 @@
 // Language modelling (Lei et al. 2018 App. B.4; Peng et al. 2018 App. E.2): `make exp-lm`.
 // Thin driver: command line -> checked config -> run folder -> the harness runner over one
 // unit per model -> report (recurlab_analyze), whose table is printed at the end.
-#include <dlfcn.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/data_parallel_launch.h"
 #include "experiments/harness/local_jobs.h"
-#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/lm/lm_config.h"
@@ -21,21 +18,6 @@
 #include "models/registry.h"
 
 namespace {
-
-std::string defaultConfig() {
-  const std::string relative = "configs/lm/quick.json";
-  if (std::filesystem::exists(relative)) return relative;
-  return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
-}
-
-// As recurlab_classification: OpenBLAS's own threads inside LibTorch's oversubscribe a small
-// shared machine; one unless OPENBLAS_NUM_THREADS says otherwise.
-void singleThreadedOpenBlas() {
-  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
-  using SetThreads = void (*)(int);
-  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set(1);
-}
 
 // The report's first table (results), printed for the terminal.
 void printResultTable(const std::string& report) {
@@ -64,7 +46,7 @@ int main(int argc, char** argv) {
         "config is a quick PTB-char run (SRU vs QRNN vs LSTM);\nconfigs/lm/ holds ptb-char, "
         "ptb-word and enwik8. Kill it and run the same command (same --run-id)\nto resume, "
         "inside an epoch from its last checkpoint.";
-    spec.default_config = defaultConfig();
+    spec.default_config = defaultConfigFile("configs/lm/quick.json");
     auto cl = parseExperimentCommandLine(argc, argv, spec);
     if (cl.help) {
       std::cout << cl.help_text << "\nModels (config key models.<name>.encoder; causal ones only):\n";
@@ -72,7 +54,7 @@ int main(int argc, char** argv) {
         std::cout << "  " << name << ": " << recurlab::models::encoderDescription(name) << "\n";
       return 0;
     }
-    singleThreadedOpenBlas();
+    recurlab::singleThreadedOpenBlas();
     const int threads = recurlab::applyThreadCount(cl.threads);
     const auto config = LmConfig::fromJson(cl.config);
     LmTask task(config, cl.data_dir);
@@ -93,13 +75,7 @@ int main(int argc, char** argv) {
     runner.seed = static_cast<uint64_t>(config.seed);
     const auto report = runTask(task, folder, runner);
     folder.finish();
-    if (isLocalJobWorker() && report.waiting > 0) return kExitUnitsWaiting;
-    if (cl.shard.active()) {
-      if (isLocalJobWorker()) return 0;  // the parent writes the report
-      std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
-                << "shard is done: recurlab_analyze " << folder.path() << "\n";
-      return 0;
-    }
+    if (const auto rc = exitBeforeReport(report, cl.shard, folder.path())) return *rc;
     const int rc = folder.runAnalysis();
     if (rc == 0) {
       printResultTable(folder.file("report.md"));

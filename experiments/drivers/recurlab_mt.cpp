@@ -4,12 +4,11 @@
 // (recurlab_analyze) -> the BLEU-per-epoch table on the terminal.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
+#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/data_parallel_launch.h"
 #include "experiments/harness/local_jobs.h"
-#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/mt/mt_config.h"
@@ -20,12 +19,6 @@
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace {
-
-std::string defaultConfig() {
-  const std::string relative = "configs/mt/quick.json";
-  if (std::filesystem::exists(relative)) return relative;
-  return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
-}
 
 // Rows epochs, columns models: valid BLEU (greedy) / test BLEU per epoch.
 void printBleuTable(const std::string& log_path, const std::vector<std::string>& models) {
@@ -84,7 +77,7 @@ int main(int argc, char** argv) {
         "BLEU equals sacreBLEU 2.6.0's default\n(recurlab_bleu). The default config is a quick "
         "run on a training subset; configs/mt/multi30k.json\nis the transformer-tiny setup of "
         "Wu et al. (2021). Kill it and run the same command (same --run-id)\nto resume.";
-    spec.default_config = defaultConfig();
+    spec.default_config = defaultConfigFile("configs/mt/quick.json");
     auto cl = parseExperimentCommandLine(argc, argv, spec);
     if (cl.help) {
       std::cout << cl.help_text << "\nModels (config key models[].model):\n";
@@ -126,13 +119,7 @@ int main(int argc, char** argv) {
     runner.seed = static_cast<uint64_t>(config.seed);
     const auto report = runTask(task, folder, runner);
     folder.finish();
-    if (isLocalJobWorker() && report.waiting > 0) return kExitUnitsWaiting;
-    if (cl.shard.active()) {
-      if (isLocalJobWorker()) return 0;  // the parent writes the report
-      std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
-                << "shard is done: recurlab_analyze " << folder.path() << "\n";
-      return 0;
-    }
+    if (const auto rc = exitBeforeReport(report, cl.shard, folder.path())) return *rc;
     (void)report;
     std::vector<std::string> names;
     for (const auto& m : config.models) names.push_back(m.name);

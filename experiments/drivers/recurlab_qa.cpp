@@ -2,15 +2,11 @@
 // App. B.2): `make exp-qa`. Thin driver: command line -> checked config -> data and protocol ->
 // run folder (eval-data.json, predictions-<model>.json) -> the harness runner over one unit per
 // model -> report (recurlab_analyze).
-#include <dlfcn.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
+#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/data_parallel_launch.h"
 #include "experiments/harness/local_jobs.h"
-#include "experiments/config/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/qa/qa_config.h"
@@ -19,24 +15,6 @@
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 #include "models/registry.h"
-
-namespace {
-
-std::string defaultConfig() {
-  const std::string relative = "configs/qa/quick.json";
-  if (std::filesystem::exists(relative)) return relative;
-  return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
-}
-
-// As in recurlab_classification: OpenBLAS threads inside LibTorch's oversubscribe the cores.
-void singleThreadedOpenBlas() {
-  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
-  using SetThreads = void (*)(int);
-  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set(1);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
@@ -54,7 +32,7 @@ int main(int argc, char** argv) {
         "numbers. Scores are the official v1.1 evaluator's EM and F1.\nconfigs/qa/quick.json "
         "(default) is a short offline run; configs/qa/squad.json the full protocol.\nKill it "
         "and run the same command (same --run-id) to resume from the last epoch checkpoint.";
-    spec.default_config = defaultConfig();
+    spec.default_config = defaultConfigFile("configs/qa/quick.json");
     auto cl = parseExperimentCommandLine(argc, argv, spec);
     if (cl.help) {
       std::cout << cl.help_text << "\nEncoders (config key models.<name>.encoder):\n";
@@ -62,7 +40,7 @@ int main(int argc, char** argv) {
         std::cout << "  " << name << ": " << recurlab::models::encoderDescription(name) << "\n";
       return 0;
     }
-    singleThreadedOpenBlas();
+    recurlab::singleThreadedOpenBlas();
     const int threads = recurlab::applyThreadCount(cl.threads);
     const auto config = QaConfig::fromJson(cl.config);
     QaTask task(config, cl.data_dir);
@@ -89,13 +67,7 @@ int main(int argc, char** argv) {
     runner.seed = static_cast<uint64_t>(config.seed);
     const auto report = runTask(task, folder, runner);
     folder.finish();
-    if (isLocalJobWorker() && report.waiting > 0) return kExitUnitsWaiting;
-    if (cl.shard.active()) {
-      if (isLocalJobWorker()) return 0;  // the parent writes the report
-      std::cout << "shard " << cl.shard.index << "/" << cl.shard.count << " done; once every "
-                << "shard is done: recurlab_analyze " << folder.path() << "\n";
-      return 0;
-    }
+    if (const auto rc = exitBeforeReport(report, cl.shard, folder.path())) return *rc;
     const int rc = folder.runAnalysis();
     if (rc == 0) std::cout << "report: " << folder.file("report.md") << "\n";
     std::cout << "official evaluator: recurlab_squad_eval " << folder.file("eval-data.json") << " "

@@ -34,6 +34,22 @@ std::vector<std::string> localJobArguments(const std::vector<std::string>& origi
 }
 
 
+std::optional<int> exitBeforeReport(const RunnerReport& report, const Shard& shard,
+                                    const std::string& folder) {
+  if (report.waiting > 0) {
+    if (isLocalJobWorker()) return kExitUnitsWaiting;
+    std::cout << report.waiting << " units wait for other shards' search trials: run this "
+              << "shard again when they are done\n";
+    return 0;
+  }
+  if (!shard.active()) return std::nullopt;
+  // The report merges every log of the folder, whichever one it is given.
+  if (!isLocalJobWorker())
+    std::cout << "shard " << shard.index << "/" << shard.count << " done; once every shard is "
+              << "done: recurlab_analyze " << folder << "\n";
+  return 0;
+}
+
 int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, int max_passes) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int jobs = cl.jobs > 0 ? cl.jobs : cores;

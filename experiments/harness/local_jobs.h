@@ -6,10 +6,12 @@
 // search wait for trials that other shards run, so the workers run in passes until no unit
 // waits; then the parent runs recurlab_analyze over the folder. Units and their seeds do not
 // depend on the shard layout, so N jobs give the units and numbers of one process.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/runner.h"
 
 namespace recurlab::experiments {
 
@@ -30,6 +32,14 @@ bool wantsLocalJobs(const ExperimentCommandLine& cl);
 std::vector<std::string> localJobArguments(const std::vector<std::string>& original,
                                            const std::string& folder, int index, int jobs,
                                            int threads);
+
+// What a driver does after runTask when this process must not write the report: final units
+// still wait for other shards' trials (a --jobs worker exits kExitUnitsWaiting, a shard run by
+// hand says to run it again), or it is one shard (a --jobs worker leaves the report to its
+// parent, a shard run by hand says how to merge). Returns the exit status then, nullopt when
+// the driver goes on to the report.
+std::optional<int> exitBeforeReport(const RunnerReport& report, const Shard& shard,
+                                    const std::string& folder);
 
 // Runs the program (/proc/self/exe) as cl.jobs workers (0 = one per core) with cl.threads
 // threads each (0 = cores / jobs, at least 1), in passes until none exits kExitUnitsWaiting;

@@ -63,4 +63,11 @@ void ensureFastOpenBlas(int argc, char** argv) {
                std::strerror(errno), core.c_str());
 }
 
+void singleThreadedOpenBlas() {
+  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(1);
+}
+
 }  // namespace recurlab

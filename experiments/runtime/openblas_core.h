@@ -24,4 +24,10 @@ bool isGenericOpenBlasCore(const std::string& core);
 // silences the message.
 void ensureFastOpenBlas(int argc, char** argv);
 
+// OpenBLAS's own thread pool inside LibTorch's intra-op threads oversubscribes the cores:
+// measured on CR with a 2-core machine under load, epochs ran 3x (CNN) to 17x (LSTM) slower
+// than with OpenBLAS single-threaded. The task drivers' GEMMs are small, so OpenBLAS runs on one
+// thread unless OPENBLAS_NUM_THREADS says otherwise (a no-op when the BLAS is not OpenBLAS).
+void singleThreadedOpenBlas();
+
 }  // namespace recurlab
