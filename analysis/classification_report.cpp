@@ -6,7 +6,6 @@
 #include <climits>
 #include <cstdint>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -16,7 +15,6 @@
 namespace recurlab::analysis {
 namespace {
 
-namespace fs = std::filesystem;
 using experiments::Hdf5RunLog;
 
 // Paper anchors (design.md §6): Kim (2014) CNN-rand (no pretrained vectors) and SRU's best
@@ -104,17 +102,6 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
     }
 }
 
-std::vector<std::string> logFiles(const std::string& dir) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (name == "log.h5" || (name.rfind("log.shard-", 0) == 0 && e.path().extension() == ".h5"))
-      files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 template <class F>
 std::vector<std::string> distinct(const std::vector<Unit>& units, F key, const std::vector<std::string>& order = {}) {
   std::set<std::string> seen;
@@ -129,21 +116,13 @@ std::vector<std::string> distinct(const std::vector<Unit>& units, F key, const s
 
 void buildClassificationReport(const RunReader& run, Report& report) {
   std::vector<Unit> units;
-  std::vector<std::string> files = logFiles(run.runDirectory());
-  for (const auto& f : files) {
-    if (fs::equivalent(f, run.logPath())) {
-      readUnits(run.log(), units);
-    } else {
-      Hdf5RunLog other(f, Hdf5RunLog::Mode::ReadOnly);
-      readUnits(other, units);
-    }
-  }
+  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
   std::vector<Unit> finals, trials;
   for (const auto& u : units) (u.kind == "trial" ? trials : finals).push_back(u);
   const auto datasets = distinct(finals, [](const Unit& u) { return u.dataset; }, kDatasetOrder);
   const auto models = distinct(finals, [](const Unit& u) { return u.model; });
   auto& summary = report.summary();
-  summary["logs"] = files;
+  summary["logs"] = run.logFiles();
   summary["units_finished"] = units.size();
 
   report.heading(2, "Test accuracy (%)");

@@ -2,13 +2,15 @@
 # Builds the libFuzzer targets of fuzz/ with clang (ASan + UBSan) into $FUZZ_BUILD and runs
 # each one for FUZZ_SECONDS on a copy of its committed seed corpus (fuzz/corpus/<target>/),
 # so that new inputs it finds stay out of the repository. A crash leaves crash-* files in
-# $FUZZ_BUILD/<target>/ and fails the script.
+# $FUZZ_BUILD/<target>/ and fails the script. FUZZ_SEED fixes libFuzzer's seed (CI's tests do, so
+# that what fails there fails here too); unset, every run explores anew.
 #   fuzz/run-fuzzers.sh [TARGET...]      (default: every target)
 # Exit 77 (CTest's "skipped") when clang++ or its libFuzzer runtime is missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ_BUILD="${FUZZ_BUILD:-$ROOT/build-fuzz}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+FUZZ_SEED="${FUZZ_SEED:-}"
 CLANGXX="${CLANGXX:-clang++}"
 TARGETS=("$@")
 ((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset)
@@ -34,7 +36,7 @@ sources() {
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
     parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
     lm_corpus) echo experiments/lm/lm_corpus.cpp ;;
-    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/squad_evaluation.cpp experiments/qa/unicode_text.cpp ;;
+    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/json_document.cpp experiments/qa/squad_evaluation.cpp experiments/qa/unicode_text.cpp ;;
     *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset" >&2
        exit 2 ;;
   esac
@@ -43,6 +45,7 @@ sources() {
 FLAGS=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$ROOT" -Wall -Wextra)
 mkdir -p "$FUZZ_BUILD"
+FUZZ_BUILD="$(cd "$FUZZ_BUILD" && pwd)"  # absolute: each target runs from its own folder
 status=0
 for t in "${TARGETS[@]}"; do
   srcs=()
@@ -59,9 +62,11 @@ for t in "${TARGETS[@]}"; do
   work="$FUZZ_BUILD/$t"
   mkdir -p "$work/corpus"
   cp -n "$ROOT/fuzz/corpus/$t/"* "$work/corpus/" 2>/dev/null || true
-  echo "fuzz: running $t for ${FUZZ_SECONDS}s"
+  seed=()
+  [[ -n "$FUZZ_SEED" ]] && seed=(-seed="$FUZZ_SEED")
+  echo "fuzz: running $t for ${FUZZ_SECONDS}s${FUZZ_SEED:+ (seed $FUZZ_SEED)}"
   if ! (cd "$work" && "$bin" -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=60 \
-          -rss_limit_mb=2048 -print_final_stats=1 corpus); then
+          -rss_limit_mb=2048 -print_final_stats=1 "${seed[@]}" corpus); then
     echo "fuzz: $t FAILED; the crashing input is in $work/crash-*" >&2
     status=1
   fi

@@ -11,6 +11,7 @@
 #include "experiments/classification/classifier_embeddings.h"
 #include "experiments/classification/classifier_training.h"
 #include "experiments/search/seed_sequence.h"
+#include "experiments/training/unit_training.h"
 #include "models/registry.h"
 #include "models/heads/text_classifier.h"
 
@@ -157,33 +158,14 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   log.setAttribute(g, "parameters", parameters);
 
   ClassifierTraining training(model, encoded, head_options.batch_size, seed);
-  TrainerContext tc;
-  tc.log = &log;
-  tc.group = g;
-  tc.checkpoints = ctx.checkpoints;
-  tc.fingerprint = unit_json.dump();
-  tc.progress = ctx.progress;
-  tc.data_parallel = ctx.data_parallel;
-  const auto outcome = train(training, options.optimizer, options.trainer, seed, tc);
+  const auto outcome = train(training, options.optimizer, options.trainer, seed,
+      trainerContextFor(ctx, unit_json.dump()));
 
-  UnitResult r;
-  r.diverged = outcome.diverged;
-  r.stop_reason = outcome.stop_reason;
-  r.counts["epochs"] = outcome.epochs;
-  r.counts["steps"] = outcome.steps;
-  r.counts["best_epoch"] = outcome.best_epoch;
-  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
-  auto best = [&](const char* name) {
-    const auto it = outcome.best.find(name);
-    return it == outcome.best.end() ? 0.0 : it->second;
-  };
+  UnitResult r = unitResultOf(outcome);
+  auto best = [&](const char* name) { return bestMetric(outcome, name, 0.0); };
   r.metrics["best_dev_acc"] = best("dev_acc");
   r.metrics["test_acc"] = best("test_acc");
   r.metrics["train_acc_at_best"] = best("train_acc");
-  r.metrics["train_seconds"] = outcome.train_seconds;
-  r.metrics["seconds_per_epoch"] =
-      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
-  r.metrics["final_lr"] = outcome.final_lr;
   r.metrics["data_seconds"] = outcome.times.data;
   r.metrics["forward_seconds"] = outcome.times.forward;
   r.metrics["backward_seconds"] = outcome.times.backward;

@@ -12,6 +12,7 @@
 #include "experiments/lm/lm_training.h"
 #include "experiments/lm/op_time_profile.h"
 #include "experiments/lm/parameter_budget.h"
+#include "experiments/training/unit_training.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {
@@ -104,25 +105,11 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
             << options.lm.bptt << " per epoch\n";
 
   LmTraining training(lm, train_streams, valid_streams, test_streams);
-  TrainerContext tc;
-  tc.log = &log;
-  tc.group = g;
-  tc.checkpoints = ctx.checkpoints;
-  tc.fingerprint = unit_json.dump();
-  tc.progress = ctx.progress;
-  const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed, tc);
+  const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed,
+      trainerContextFor(ctx, unit_json.dump()));
 
-  UnitResult r;
-  r.diverged = outcome.diverged;
-  r.stop_reason = outcome.stop_reason;
-  r.counts["epochs"] = outcome.epochs;
-  r.counts["steps"] = outcome.steps;
-  r.counts["best_epoch"] = outcome.best_epoch;
-  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
-  auto best = [&](const char* name) {
-    const auto it = outcome.best.find(name);
-    return it == outcome.best.end() ? NAN : it->second;
-  };
+  UnitResult r = unitResultOf(outcome);
+  auto best = [&](const char* name) { return bestMetric(outcome, name, NAN); };
   const double valid_nats = best("valid_nats");
   const double test_nats = best("test_nats_at_best");
   auto convert = [&](double nats) { return metric == "ppl" ? perplexity(nats) : bitsPerSymbol(nats); };
@@ -130,14 +117,10 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.metrics["test_nats"] = test_nats;
   r.metrics["best_valid_" + metric] = convert(valid_nats);
   r.metrics["test_" + metric] = convert(test_nats);
-  r.metrics["train_seconds"] = outcome.train_seconds;
-  r.metrics["seconds_per_epoch"] =
-      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
   r.metrics["symbols_per_second"] =
       outcome.train_seconds > 0
           ? static_cast<double>(train_streams.targets()) * static_cast<double>(outcome.epochs) / outcome.train_seconds
           : 0.0;
-  r.metrics["final_lr"] = outcome.final_lr;
 
   if (!outcome.diverged) {
     // Step-time breakdown on a few real training steps (forward, backward; no update).

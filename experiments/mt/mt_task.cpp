@@ -12,6 +12,7 @@
 #include "experiments/mt/mt_train_options.h"
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/search/seed_sequence.h"
+#include "experiments/training/unit_training.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {
@@ -163,30 +164,11 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
 
   auto trainer = options.trainer;
   trainer.keep_last_epochs = std::max(trainer.keep_last_epochs, decode.average_last);
-  TrainerContext tc;
-  tc.log = &log;
-  tc.group = g;
-  tc.checkpoints = ctx.checkpoints;
-  tc.fingerprint = unit_json.dump();
-  tc.progress = ctx.progress;
-  const auto outcome = train(training, options.optimizer, trainer, seed, tc);
+  const auto outcome = train(training, options.optimizer, trainer, seed,
+      trainerContextFor(ctx, unit_json.dump()));
 
-  UnitResult r;
-  r.diverged = outcome.diverged;
-  r.stop_reason = outcome.stop_reason;
-  r.counts["epochs"] = outcome.epochs;
-  r.counts["steps"] = outcome.steps;
-  r.counts["best_epoch"] = outcome.best_epoch;
-  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
-  auto best = [&](const char* name) {
-    const auto it = outcome.best.find(name);
-    return it == outcome.best.end() ? 0.0 : it->second;
-  };
-  r.metrics["best_valid_bleu"] = best("valid_bleu");
-  r.metrics["train_seconds"] = outcome.train_seconds;
-  r.metrics["seconds_per_epoch"] =
-      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
-  r.metrics["final_lr"] = outcome.final_lr;
+  UnitResult r = unitResultOf(outcome);
+  r.metrics["best_valid_bleu"] = bestMetric(outcome, "valid_bleu", 0.0);
   if (outcome.diverged) return r;
 
   // The final model: the average of the last k epochs' weights (fairseq's

@@ -14,6 +14,7 @@
 #include "experiments/qa/squad_evaluation.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/trainer.h"
+#include "experiments/training/unit_training.h"
 
 namespace recurlab::experiments::qa {
 namespace fs = std::filesystem;
@@ -224,30 +225,13 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const std::string predictions = run_dir_.empty() ? "" : run_dir_ + "/predictions-" + spec.name + ".json";
   ReaderTraining training(model, train_examples, dev_examples, *dev_data_, *dev_tokens_, train_options.batch_size,
                           reader.max_span, ctx.seed, predictions);
-  TrainerContext tc;
-  tc.log = &log;
-  tc.group = g;
-  tc.checkpoints = ctx.checkpoints;
-  tc.fingerprint = ctx.config.dump();
-  tc.progress = ctx.progress;
-  const auto outcome = train(training, train_options.optimizer, train_options.trainer, ctx.seed, tc);
+  const auto outcome = train(training, train_options.optimizer, train_options.trainer, ctx.seed,
+      trainerContextFor(ctx, ctx.config.dump()));
 
-  UnitResult r;
-  r.diverged = outcome.diverged;
-  r.stop_reason = outcome.stop_reason;
-  r.counts["epochs"] = outcome.epochs;
-  r.counts["steps"] = outcome.steps;
-  r.counts["best_epoch"] = outcome.best_epoch;
-  r.counts["resumed_from_checkpoint"] = outcome.resumed ? 1 : 0;
-  auto best = [&](const char* name) {
-    const auto it = outcome.best.find(name);
-    return it == outcome.best.end() ? 0.0 : it->second;
-  };
+  UnitResult r = unitResultOf(outcome);
+  auto best = [&](const char* name) { return bestMetric(outcome, name, 0.0); };
   r.metrics["best_dev_em"] = best("dev_em");
   r.metrics["best_dev_f1"] = best("dev_f1");
-  r.metrics["train_seconds"] = outcome.train_seconds;
-  r.metrics["seconds_per_epoch"] =
-      outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
   r.metrics["eval_seconds"] = outcome.times.evaluation;
   if (!predictions.empty() && fs::exists(predictions)) {
     // The file the official evaluator would read: scored again as a check of the whole path.

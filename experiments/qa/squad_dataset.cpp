@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "experiments/qa/json_document.h"
 #include "experiments/qa/unicode_text.h"
 
 namespace recurlab::experiments::qa {
@@ -37,14 +38,7 @@ const json& member(const json& object, const char* key, json::value_t type,
 
 SquadDataset parseSquad(const std::string& bytes, const std::string& name,
                         const SquadLoadOptions& options) {
-  json root;
-  try {
-    root = json::parse(bytes);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(name + ": malformed JSON at byte offset " +
-                             std::to_string(e.byte > 0 ? e.byte - 1 : 0) + " (from 0)" +
-                             ": " + e.what());
-  }
+  const json root = parseJsonDocument(bytes, name);
   if (!root.is_object()) layoutError(name, "top level", "an object with \"data\"", &root);
   SquadDataset d;
   d.path = name;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "experiments/qa/json_document.h"
 #include "experiments/qa/unicode_text.h"
 
 namespace recurlab::experiments::qa {
@@ -149,14 +150,7 @@ std::map<std::string, std::string> loadPredictions(const std::string& path) {
   if (!in) throw std::runtime_error(path + ": cannot open the predictions file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(bytes.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::runtime_error(path + ": malformed JSON at byte offset " +
-                             std::to_string(e.byte > 0 ? e.byte - 1 : 0) + " (from 0)" +
-                             ": " + e.what());
-  }
+  const nlohmann::json j = parseJsonDocument(bytes.str(), path);
   if (!j.is_object())
     throw std::runtime_error(path + ": expected a JSON object {\"question id\": \"answer\"}, found " +
                              std::string(j.type_name()));

@@ -80,6 +80,23 @@ TEST(SquadDataset, MalformedJsonNamesTheByteOffset) {
   }
 }
 
+// Found by the squad_dataset fuzzer: a number no double holds made nlohmann's parser throw
+// out_of_range, which escaped as an uncaught exception (fuzz/corpus/squad_dataset/crash_number_overflow).
+TEST(SquadDataset, NumberTooLargeForADoubleNamesTheFileAndByteOffset) {
+  for (const std::string& file : {std::string(R"({"version": 1e400, "data": []})"),
+                                  std::string("58e61400,,,")}) {
+    try {
+      parseSquad(file, "huge.json");
+      FAIL() << "no error for " << file;
+    } catch (const std::runtime_error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("huge.json"), std::string::npos) << m;
+      const std::string offset = file[0] == '{' ? "byte offset 12" : "byte offset 0";
+      EXPECT_NE(m.find(offset), std::string::npos) << m;
+    }
+  }
+}
+
 TEST(SquadDataset, WrongLayoutNamesTheJsonPath) {
   const std::string file =
       R"({"data":[{"title":"t","paragraphs":[{"context":"abc","qas":[{"id":"q","question":"?",)"
