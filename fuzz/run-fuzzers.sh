@@ -36,7 +36,7 @@ sources() {
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
     parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
     lm_corpus) echo experiments/lm/lm_corpus.cpp ;;
-    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/json_document.cpp experiments/qa/squad_evaluation.cpp experiments/qa/unicode_text.cpp ;;
+    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/json_document.cpp experiments/qa/squad_evaluation.cpp experiments/metrics/unicode_text.cpp ;;
     *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset" >&2
        exit 2 ;;
   esac

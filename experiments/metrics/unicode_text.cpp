@@ -1,7 +1,8 @@
 #include "experiments/metrics/unicode_text.h"
 
-#include <locale.h>
-#include <wctype.h>
+#include <unicode/locid.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
 
 #include <stdexcept>
 
@@ -10,12 +11,13 @@ namespace {
 
 constexpr char32_t kInvalid = 0xFFFFFFFF;
 
-// Decodes the code point at text[i] and advances i; an invalid byte decodes to kInvalid and
-// advances by one.
-char32_t decode(std::string_view text, size_t& i) {
+// Decodes the code point at text[i] and advances i past it; a byte that does not start a
+// well-formed sequence (overlong, surrogate, beyond U+10FFFF, truncated) decodes to kInvalid
+// and advances by one.
+char32_t decodeAt(std::string_view text, size_t& i) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char b0 = byte(i);
-  int length = 0;
+  size_t length = 0;
   char32_t c = 0;
   if (b0 < 0x80) {
     ++i;
@@ -34,18 +36,23 @@ char32_t decode(std::string_view text, size_t& i) {
     ++i;
     return kInvalid;
   }
-  for (int k = 1; k < length; ++k) {
+  for (size_t k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) {
       ++i;
       return kInvalid;
     }
     c = (c << 6) | (byte(i + k) & 0x3F);
   }
+  static const char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < kMin[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+    ++i;
+    return kInvalid;
+  }
   i += length;
   return c;
 }
 
-void encode(char32_t c, std::string& out) {
+void encodeTo(char32_t c, std::string& out) {
   if (c < 0x80) {
     out += static_cast<char>(c);
   } else if (c < 0x800) {
@@ -63,24 +70,50 @@ void encode(char32_t c, std::string& out) {
   }
 }
 
-locale_t utf8Locale() {
-  static const locale_t locale = [] {
-    locale_t l = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
-    if (!l) l = newlocale(LC_CTYPE_MASK, "C.utf8", static_cast<locale_t>(0));
-    if (!l)
-      throw std::runtime_error(
-          "lowercasing needs the C.UTF-8 locale (glibc's Unicode case tables); it is missing");
-    return l;
-  }();
-  return locale;
-}
-
-bool isCased(char32_t c) {
-  return iswupper_l(static_cast<wint_t>(c), utf8Locale()) ||
-         iswlower_l(static_cast<wint_t>(c), utf8Locale());
+void appendLowered(std::string_view valid_utf8, std::string& out) {
+  if (valid_utf8.empty()) return;
+  // The root locale applies the language-independent mappings, as Python does; ICU handles
+  // final sigma from the context within the run.
+  auto u = icu::UnicodeString::fromUTF8(icu::StringPiece(valid_utf8.data(),
+                                                          static_cast<int32_t>(valid_utf8.size())));
+  u.toLower(icu::Locale::getRoot());
+  u.toUTF8String(out);
 }
 
 }  // namespace
+
+std::u32string decodeUtf8(const std::string& s) {
+  std::u32string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t at = i;
+    const char32_t c = decodeAt(s, i);
+    if (c == kInvalid) throw std::invalid_argument("invalid UTF-8 at byte " + std::to_string(at));
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string encodeUtf8(const std::u32string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char32_t c : s) encodeTo(c, out);
+  return out;
+}
+
+int64_t byteOffsetOfCodePoint(const std::string& utf8, int64_t index) {
+  if (index < 0) return -1;
+  int64_t seen = 0;
+  for (size_t i = 0; i < utf8.size(); ++i) {
+    // Count lead bytes only (continuation bytes are 10xxxxxx).
+    if ((static_cast<unsigned char>(utf8[i]) & 0xC0) != 0x80) {
+      if (seen == index) return static_cast<int64_t>(i);
+      ++seen;
+    }
+  }
+  return seen == index ? static_cast<int64_t>(utf8.size()) : -1;
+}
 
 bool isPythonWhitespace(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 ||
@@ -94,7 +127,7 @@ std::vector<std::string> splitPythonWhitespace(std::string_view text) {
   bool inside = false;
   while (i < text.size()) {
     const size_t at = i;
-    const char32_t c = decode(text, i);
+    const char32_t c = decodeAt(text, i);
     if (c != kInvalid && isPythonWhitespace(c)) {
       if (inside) pieces.emplace_back(text.substr(start, at - start));
       inside = false;
@@ -110,7 +143,7 @@ std::vector<std::string> splitPythonWhitespace(std::string_view text) {
 std::string rstripPythonWhitespace(std::string_view text) {
   size_t end = 0, i = 0;
   while (i < text.size()) {
-    const char32_t c = decode(text, i);
+    const char32_t c = decodeAt(text, i);
     if (c == kInvalid || !isPythonWhitespace(c)) end = i;
   }
   return std::string(text.substr(0, end));
@@ -119,42 +152,48 @@ std::string rstripPythonWhitespace(std::string_view text) {
 std::string pythonLower(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  size_t i = 0;
-  // Decode once so that final sigma can look at both neighbours.
-  std::vector<std::pair<char32_t, std::string_view>> chars;
+  // ASCII-only text (most of it) needs no ICU; otherwise lower each well-formed run and keep
+  // the invalid bytes between runs unchanged.
+  bool ascii = true;
+  for (char ch : text) ascii = ascii && static_cast<unsigned char>(ch) < 0x80;
+  if (ascii) {
+    for (char ch : text) out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
+    return out;
+  }
+  size_t i = 0, run = 0;
   while (i < text.size()) {
     const size_t at = i;
-    const char32_t c = decode(text, i);
-    chars.emplace_back(c, text.substr(at, i - at));
-  }
-  for (size_t k = 0; k < chars.size(); ++k) {
-    const char32_t c = chars[k].first;
-    if (c == kInvalid) {
-      out += chars[k].second;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    } else if (c == 0x130) {  // İ -> i + combining dot above (SpecialCasing.txt)
-      out += "i\xCC\x87";
-    } else if (c == 0x3A3) {
-      // Final_Sigma: a cased letter before (skipping case-ignorable marks is rare; Python
-      // checks cased letters) and none after -> ς, else σ.
-      bool before = false, after = false;
-      for (size_t j = k; j-- > 0;) {
-        if (chars[j].first != kInvalid && isCased(chars[j].first)) { before = true; break; }
-        if (chars[j].first == kInvalid || isPythonWhitespace(chars[j].first) ||
-            chars[j].first < 0x80) break;
-      }
-      for (size_t j = k + 1; j < chars.size(); ++j) {
-        if (chars[j].first != kInvalid && isCased(chars[j].first)) { after = true; break; }
-        if (chars[j].first == kInvalid || isPythonWhitespace(chars[j].first) ||
-            chars[j].first < 0x80) break;
-      }
-      encode(before && !after ? 0x3C2 : 0x3C3, out);
-    } else {
-      encode(static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), utf8Locale())), out);
+    if (decodeAt(text, i) == kInvalid) {
+      appendLowered(text.substr(run, at - run), out);
+      out += text[at];
+      run = i;
     }
   }
+  appendLowered(text.substr(run), out);
   return out;
+}
+
+bool isPythonWordChar(char32_t c) {
+  if (c == '_') return true;
+  switch (u_charType(static_cast<UChar32>(c))) {
+    case U_UPPERCASE_LETTER: case U_LOWERCASE_LETTER: case U_TITLECASE_LETTER:
+    case U_MODIFIER_LETTER: case U_OTHER_LETTER:
+    case U_DECIMAL_DIGIT_NUMBER: case U_LETTER_NUMBER: case U_OTHER_NUMBER:
+      return true;
+    default:
+      // isnumeric() also holds for a few ideographs with numeric values (all Lo above).
+      return u_getNumericValue(static_cast<UChar32>(c)) != U_NO_NUMERIC_VALUE;
+  }
+}
+
+bool isLetterMarkOrNumber(char32_t c) {
+  const auto mask = U_GET_GC_MASK(static_cast<UChar32>(c));
+  return (mask & (U_GC_L_MASK | U_GC_M_MASK | U_GC_N_MASK)) != 0;
+}
+
+bool isSeparatorOrOther(char32_t c) {
+  const auto mask = U_GET_GC_MASK(static_cast<UChar32>(c));
+  return (mask & (U_GC_Z_MASK | U_GC_C_MASK)) != 0;
 }
 
 }  // namespace recurlab::metrics

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 
@@ -22,11 +22,11 @@ std::vector<float> paragraphFeatures(const std::vector<TextToken>& paragraph,
   std::unordered_set<std::string> cased, lowered;
   for (const auto& t : question) {
     cased.insert(t.text);
-    lowered.insert(pythonLower(t.text));
+    lowered.insert(metrics::pythonLower(t.text));
   }
   std::vector<std::string> lower(paragraph.size());
   std::unordered_map<std::string, int64_t> counts;
-  for (size_t i = 0; i < paragraph.size(); ++i) ++counts[lower[i] = pythonLower(paragraph[i].text)];
+  for (size_t i = 0; i < paragraph.size(); ++i) ++counts[lower[i] = metrics::pythonLower(paragraph[i].text)];
   std::vector<float> f(paragraph.size() * kParagraphFeatures);
   const double n = static_cast<double>(std::max<size_t>(paragraph.size(), 1));
   for (size_t i = 0; i < paragraph.size(); ++i) {

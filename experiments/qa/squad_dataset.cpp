@@ -9,7 +9,7 @@
 #include <unordered_set>
 
 #include "experiments/qa/json_document.h"
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -62,10 +62,10 @@ SquadDataset parseSquad(const std::string& bytes, const std::string& name,
       para.context = member(paragraphs[p], "context", json::value_t::string, name, wp,
                             "the context string").get<std::string>();
       int64_t cut_byte = static_cast<int64_t>(para.context.size());
-      const auto chars = static_cast<int64_t>(decodeUtf8(para.context).size());
+      const auto chars = static_cast<int64_t>(metrics::decodeUtf8(para.context).size());
       para.original_chars = chars;
       if (options.max_context_chars > 0 && chars > options.max_context_chars) {
-        cut_byte = byteOffsetOfCodePoint(para.context, options.max_context_chars);
+        cut_byte = metrics::byteOffsetOfCodePoint(para.context, options.max_context_chars);
         ++d.truncated_contexts;
       }
       const auto paragraph_index = static_cast<int64_t>(d.paragraphs.size());
@@ -94,7 +94,7 @@ SquadDataset parseSquad(const std::string& bytes, const std::string& name,
                                "the answer text").get<std::string>();
           answer.char_start = member(answers[k], "answer_start", json::value_t::number_integer,
                                      name, wk, "an integer (code points)").get<int64_t>();
-          const int64_t begin = byteOffsetOfCodePoint(para.context, answer.char_start);
+          const int64_t begin = metrics::byteOffsetOfCodePoint(para.context, answer.char_start);
           if (begin >= 0 &&
               para.context.compare(static_cast<size_t>(begin), answer.text.size(), answer.text) == 0) {
             answer.matches = true;

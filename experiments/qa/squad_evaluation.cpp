@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "experiments/qa/json_document.h"
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -23,7 +23,7 @@ bool isAsciiPunctuation(char c) {
 // boundaries judged on the original text.
 std::u32string removeArticles(const std::u32string& t) {
   auto word = [&](int64_t i) {
-    return i >= 0 && i < static_cast<int64_t>(t.size()) && isPythonWordChar(t[static_cast<size_t>(i)]);
+    return i >= 0 && i < static_cast<int64_t>(t.size()) && metrics::isPythonWordChar(t[static_cast<size_t>(i)]);
   };
   auto boundary = [&](int64_t i) { return word(i - 1) != word(i); };
   static const std::u32string kArticles[] = {U"a", U"an", U"the"};
@@ -56,7 +56,7 @@ std::vector<std::u32string> splitPythonSpace(const std::u32string& t) {
   std::vector<std::u32string> words;
   std::u32string current;
   for (char32_t c : t) {
-    if (isPythonSpace(c)) {
+    if (metrics::isPythonWhitespace(c)) {
       if (!current.empty()) words.push_back(std::move(current));
       current.clear();
     } else {
@@ -70,14 +70,14 @@ std::vector<std::u32string> splitPythonSpace(const std::u32string& t) {
 }  // namespace
 
 std::vector<std::string> answerTokens(const std::string& s) {
-  std::string lowered = pythonLower(s);
+  std::string lowered = metrics::pythonLower(s);
   std::string no_punct;
   // ASCII bytes never occur inside a multi-byte UTF-8 sequence, so bytes can be filtered.
   for (char c : lowered)
     if (!isAsciiPunctuation(c)) no_punct.push_back(c);
   std::vector<std::string> out;
-  for (const auto& w : splitPythonSpace(removeArticles(decodeUtf8(no_punct))))
-    out.push_back(encodeUtf8(w));
+  for (const auto& w : splitPythonSpace(removeArticles(metrics::decodeUtf8(no_punct))))
+    out.push_back(metrics::encodeUtf8(w));
   return out;
 }
 

@@ -1,11 +1,11 @@
 #include "experiments/qa/squad_tokenizer.h"
 
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 
 std::vector<TextToken> tokenizeText(const std::string& utf8) {
-  const auto text = decodeUtf8(utf8);
+  const auto text = metrics::decodeUtf8(utf8);
   // Byte offset of each code point (and of the end).
   std::vector<int64_t> offset(text.size() + 1, 0);
   for (size_t i = 0; i < text.size(); ++i) {
@@ -16,9 +16,9 @@ std::vector<TextToken> tokenizeText(const std::string& utf8) {
   size_t i = 0;
   while (i < text.size()) {
     size_t j = i;
-    if (isLetterMarkOrNumber(text[i])) {
-      while (j < text.size() && isLetterMarkOrNumber(text[j])) ++j;
-    } else if (!isSeparatorOrOther(text[i])) {
+    if (metrics::isLetterMarkOrNumber(text[i])) {
+      while (j < text.size() && metrics::isLetterMarkOrNumber(text[j])) ++j;
+    } else if (!metrics::isSeparatorOrOther(text[i])) {
       j = i + 1;
     } else {
       ++i;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 #include "tests/experiments/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
@@ -138,17 +138,6 @@ TEST(SquadDataset, SubsetRoundTripsThroughTheWriter) {
     }
     EXPECT_EQ(d.paragraphs[a.paragraph].context, back.paragraphs[b.paragraph].context);
   }
-}
-
-TEST(UnicodeText, DecodesAndRejectsMalformedUtf8) {
-  EXPECT_EQ(decodeUtf8("a\xc5\x81\xe2\x80\x93\xf0\x9f\x98\x80"), std::u32string(U"a\u0141\u2013\U0001F600"));
-  EXPECT_EQ(encodeUtf8(U"a\u0141\u2013\U0001F600"), "a\xc5\x81\xe2\x80\x93\xf0\x9f\x98\x80");
-  EXPECT_THROW(decodeUtf8("\xc5"), std::invalid_argument);        // truncated
-  EXPECT_THROW(decodeUtf8("\xc0\xaf"), std::invalid_argument);    // overlong
-  EXPECT_THROW(decodeUtf8("\xed\xa0\x80"), std::invalid_argument);  // surrogate
-  EXPECT_EQ(byteOffsetOfCodePoint("\xc5\x81" "ab", 1), 2);
-  EXPECT_EQ(byteOffsetOfCodePoint("\xc5\x81" "ab", 3), 4);
-  EXPECT_EQ(byteOffsetOfCodePoint("\xc5\x81" "ab", 4), -1);
 }
 
 }  // namespace

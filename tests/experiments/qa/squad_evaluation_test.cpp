@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "experiments/qa/unicode_text.h"
+#include "experiments/metrics/unicode_text.h"
 #include "tests/experiments/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
@@ -81,10 +81,10 @@ TEST(SquadEvaluation, WholeDevFileMatchesTheOfficialTotals) {
     empty[q.id] = "";
     if (i % 2 == 0) half[q.id] = q.answers[0].text;
     const auto& context = d.paragraphs[q.paragraph].context;
-    const auto cps = decodeUtf8(context);
+    const auto cps = metrics::decodeUtf8(context);
     const auto s = static_cast<size_t>(q.answers[0].char_start);
-    const auto len = decodeUtf8(q.answers[0].text).size() + 10;
-    plus10[q.id] = encodeUtf8(cps.substr(s, len));
+    const auto len = metrics::decodeUtf8(q.answers[0].text).size() + 10;
+    plus10[q.id] = metrics::encodeUtf8(cps.substr(s, len));
   }
   EXPECT_EQ(officialScoreLine(evaluateSquad(d, first)), R"({"exact_match": 100.0, "f1": 100.0})");
   EXPECT_EQ(officialScoreLine(evaluateSquad(d, empty)),
