@@ -78,13 +78,13 @@ struct SruRegression : TrainingModel {
   bool higherIsBetter() const override { return false; }
 };
 
-struct Run {
+struct TrainingRun {
   std::vector<Table> tables;                  // epochs, steps
   std::vector<torch::Tensor> parameters;      // final, in the module's order
   std::vector<std::string> parameter_names;
 };
 
-Run trainOnce(int threads, const std::string& log_path) {
+TrainingRun trainOnce(int threads, const std::string& log_path) {
   at::set_num_threads(threads);
   torch::manual_seed(17);  // the data and the initial weights
   SruRegression model;
@@ -94,7 +94,7 @@ Run trainOnce(int threads, const std::string& log_path) {
   loop.max_epochs = 3;
   loop.log_every_steps = 1;  // a steps row (with its loss) after every optimizer step
   loop.checkpoints = false;
-  Run run;
+  TrainingRun run;
   {
     Hdf5RunLog log(log_path, Hdf5RunLog::Mode::Create);
     train(model, optimizer, loop, /*seed=*/29, {&log, "/unit", {}, "determinism", {}});
@@ -114,7 +114,7 @@ bool bitwiseEqual(const torch::Tensor& a, const torch::Tensor& b) {
 }
 
 // Every logged value but the wall-clock timings, and every parameter, bit for bit.
-void expectIdentical(const Run& a, const Run& b) {
+void expectIdentical(const TrainingRun& a, const TrainingRun& b) {
   ASSERT_EQ(a.tables.size(), b.tables.size());
   for (size_t t = 0; t < a.tables.size(); ++t) {
     const Table &ta = a.tables[t], &tb = b.tables[t];
@@ -148,8 +148,8 @@ TEST(TrainerDeterminism, SameSeedGivesBitIdenticalLossesAndWeightsAtOneAndTwoThr
   for (int threads : {1, 2}) {
     SCOPED_TRACE(std::to_string(threads) + " thread(s)");
     const std::string prefix = (dir / ("t" + std::to_string(threads))).string();
-    const Run a = trainOnce(threads, prefix + "-a.h5");
-    const Run b = trainOnce(threads, prefix + "-b.h5");
+    const TrainingRun a = trainOnce(threads, prefix + "-a.h5");
+    const TrainingRun b = trainOnce(threads, prefix + "-b.h5");
     // The steps table holds one loss per optimizer step: 3 epochs of 6 batches.
     const auto& steps = a.tables[1];
     ASSERT_EQ(steps.rows.size(), 18u);

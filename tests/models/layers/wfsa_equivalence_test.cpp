@@ -1,7 +1,8 @@
 // Peng et al. (2018), Propositions 11-13: a 2-window QRNN, the n-gram RCNN and the single-layer
 // ISAN (the project's IsanLayer) each compute, per unit, the forward algorithm of a small WFSA
-// over the real semiring. We build those WFSAs for concrete inputs (a 3-symbol alphabet with fixed embeddings) from the layers'
-// own parameters and compare the forward-algorithm scores with the layers' outputs in double.
+// over the real semiring. We build those WFSAs for concrete inputs (a 3-symbol alphabet with
+// fixed embeddings) from the layers' own parameters and compare the forward-algorithm scores
+// with the layers' outputs in double.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
