@@ -32,11 +32,18 @@ class LstmEncoder : public SequenceEncoder {
     if (bidirectional_) {
       TORCH_CHECK(state.empty(), "lstm: a bidirectional LSTM looks ahead and carries no state, "
                                  "but got one");
-      // Right padding: the backward direction sees the pads before the real steps; the
-      // classifier pools bidirectional encoders by the mean over real steps.
-      torch::Tensor h = std::get<0>(lstm_->forward(input));
-      if (mask_pad.defined()) h = h.masked_fill(mask_pad.unsqueeze(2), 0.0);
-      return {h, {}};
+      // With pads the steps are packed, so that the backward direction starts at each
+      // sequence's last real step (run on the padded batch, it would read the pads first).
+      if (!mask_pad.defined() || !mask_pad.any().item<bool>())
+        return {std::get<0>(lstm_->forward(input)), {}};
+      const torch::Tensor lengths = mask_pad.logical_not().sum(0).to(torch::kCPU, torch::kLong);
+      auto packed = torch::nn::utils::rnn::pack_padded_sequence(input, lengths.clamp_min(1),
+                                                                /*batch_first=*/false,
+                                                                /*enforce_sorted=*/false);
+      const torch::Tensor h = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(
+          std::get<0>(lstm_->forward_with_packed_input(packed)), /*batch_first=*/false,
+          /*padding_value=*/0.0, /*total_length=*/input.size(0)));
+      return {h.masked_fill(mask_pad.unsqueeze(2), 0.0), {}};
     }
     const int64_t L = input.size(0), B = input.size(1);
     torch::optional<std::tuple<torch::Tensor, torch::Tensor>> hx;

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "experiments/classification/classification_config.h"
+
 namespace recurlab::experiments {
 namespace {
 
@@ -64,15 +66,82 @@ TEST(ExperimentCommandLine, ParsesOptionsAndReadsTheConfig) {
   EXPECT_THROW(parseExperimentCommandLine(3, argv.data(), {"exp", "", "", {}}), std::invalid_argument);
   EXPECT_THROW(parseShard("4/4"), std::invalid_argument);
   EXPECT_THROW(parseShard("1-4"), std::invalid_argument);
-  std::vector<std::string> bad = {"prog", "--no-such-option"};
-  std::vector<char*> bad_argv = {bad[0].data(), bad[1].data()};
-  EXPECT_THROW(parseExperimentCommandLine(2, bad_argv.data(), {"exp", "", path, {}}), std::invalid_argument);
   // Without a default config and without --config, the config starts empty.
   std::vector<std::string> none = {"prog", "--force-new"};
   std::vector<char*> none_argv = {none[0].data(), none[1].data()};
   const auto empty = parseExperimentCommandLine(2, none_argv.data(), {"exp", "", "", {}});
   EXPECT_TRUE(empty.config.empty());
   EXPECT_TRUE(empty.run_folder.force_new);
+}
+
+// Everything but the one unknown option is valid (the same command line without it parses),
+// so the error can only come from the option, and it names it.
+std::vector<char*> argvOf(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return argv;
+}
+
+std::string validConfigFile() {
+  const auto path = (std::filesystem::temp_directory_path() / "recurlab_cli_valid.json").string();
+  std::ofstream(path) << R"({"seed": 3, "models": {"sru": {"encoder": "sru"}}, "train": {"lr": 0.001}})";
+  return path;
+}
+
+TEST(ExperimentCommandLine, UnknownOptionIsRefusedByName) {
+  const std::string config = validConfigFile();
+  const CommandLineSpec spec{"exp", "", "", {}};
+  std::vector<std::string> good = {"prog", "--config", config, "--seed", "4"};
+  auto good_argv = argvOf(good);
+  const auto parsed = parseExperimentCommandLine(static_cast<int>(good_argv.size()), good_argv.data(), spec);
+  EXPECT_EQ(parsed.config["seed"], 4);
+
+  for (const char* unknown : {"--no-such-option", "--no-such-option=3", "--sed"}) {
+    SCOPED_TRACE(unknown);
+    std::vector<std::string> bad = good;
+    bad.insert(bad.begin() + 3, unknown);
+    auto bad_argv = argvOf(bad);
+    try {
+      parseExperimentCommandLine(static_cast<int>(bad_argv.size()), bad_argv.data(), spec);
+      FAIL() << "an unknown option was accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string name = std::string(unknown).substr(0, std::string(unknown).find('='));
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+  // The same with the valid file as the driver's default config (no --config).
+  std::vector<std::string> bad = {"prog", "--no-such-option"};
+  auto bad_argv = argvOf(bad);
+  try {
+    parseExperimentCommandLine(2, bad_argv.data(), {"exp", "", config, {}});
+    FAIL() << "an unknown option was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-option"), std::string::npos) << e.what();
+  }
+}
+
+// --set of a key the experiment does not know: the command line assembles it (it knows no
+// experiment's keys), the experiment's config check refuses it by name; the same command line
+// with a known key passes both.
+TEST(ExperimentCommandLine, SetWithAnUnknownKeyIsRefusedByName) {
+  const std::string config = validConfigFile();
+  auto parse = [&](const std::string& assignment) {
+    std::vector<std::string> args = {"prog", "--config", config, "--set", assignment};
+    auto argv = argvOf(args);
+    const auto cl = parseExperimentCommandLine(static_cast<int>(argv.size()), argv.data(), {"exp", "", "", {}});
+    return ClassificationConfig::fromJson(cl.config);
+  };
+  EXPECT_DOUBLE_EQ(parse("train.lr=0.5").train["lr"].get<double>(), 0.5);
+  for (const char* key : {"train.learning_rate", "trails", "models.sru.config.hiden"}) {
+    SCOPED_TRACE(key);
+    const std::string leaf = std::string(key).substr(std::string(key).rfind('.') + 1);
+    try {
+      parse(std::string(key) + "=3");
+      FAIL() << "--set " << key << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + leaf + "'"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
-// Seed 002 Propositions 11-13: a 2-window QRNN, the n-gram RCNN and the single-layer ISAN each
-// compute, per unit, the forward algorithm of a small WFSA over the real semiring. We build
-// those WFSAs for concrete inputs (a 3-symbol alphabet with fixed embeddings) from the layers'
-// own parameters and compare the forward-algorithm scores with the layers' outputs in double.
+// Peng et al. (2018), Propositions 11-13: a 2-window QRNN, the n-gram RCNN and the single-layer
+// ISAN (the project's IsanLayer) each compute, per unit, the forward algorithm of a small WFSA
+// over the real semiring. We build those WFSAs for concrete inputs (a 3-symbol alphabet with
+// fixed embeddings) from the layers' own parameters and compare the forward-algorithm scores
+// with the layers' outputs in double.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <functional>
 
+#include "models/layers/isan_layer.h"
 #include "models/layers/ngram_rcnn_layer.h"
 #include "models/layers/qrnn_layer.h"
 
@@ -142,28 +144,22 @@ TEST(WfsaEquivalence, NgramRcnnIsProposition12Wfsa) {
   }
 }
 
-// The single-layer ISAN (Foerster et al. 2017): h_t = W_{x_t} h_{t-1} + b_{x_t}, h_0 = 0.
-torch::Tensor isanForward(const torch::Tensor& W, const torch::Tensor& b,
-                          const std::vector<int64_t>& s) {
-  torch::Tensor h = torch::zeros({W.size(1)}, torch::kDouble);
-  std::vector<torch::Tensor> out;
-  for (int64_t x : s) {
-    h = W[x].mv(h) + b[x];
-    out.push_back(h);
-  }
-  return torch::stack(out);
-}
-
 // Proposition 13: 2d states; Q2 = {q_{d+1..2d}} initial with loops 1 and arcs q_{j+d} -> q_j
 // weighted η_j = [b_α]_j; Q1 = {q_1..q_d} with arcs q_i -> q_j weighted [W_α]_{j,i}; G_i has
 // q_i as its only final state.
+// The layer is the project's IsanLayer (models/layers/isan_layer.h), read one string at a time.
 TEST(WfsaEquivalence, IsanIsProposition13Wfsa) {
   torch::manual_seed(6);
   const int64_t d = kHidden;
-  const torch::Tensor W = torch::randn({kSymbols, d, d}, torch::kDouble) * 0.5;
-  const torch::Tensor b = torch::randn({kSymbols, d}, torch::kDouble);
+  IsanLayer layer(IsanLayerOptions{kSymbols, d});
+  layer->to(torch::kDouble);
+  torch::NoGradGuard no_grad;
+  layer->weight.normal_(0.0, 0.5);  // larger than the init, so every arc weight matters
+  layer->bias.normal_(0.0, 1.0);
+  const torch::Tensor W = layer->weight, b = layer->bias;
   for (const auto& s : kStrings) {
-    const torch::Tensor h = isanForward(W, b, s);
+    const torch::Tensor h =
+        layer->forward(torch::tensor(s, torch::kLong).unsqueeze(1)).first.select(1, 0);  // (T, d)
     for (int64_t i = 0; i < d; ++i) {
       Wfsa w;
       w.initial = torch::cat({torch::zeros({d}, torch::kDouble), torch::ones({d}, torch::kDouble)});

@@ -1,0 +1,131 @@
+// The run log under a real SIGKILL, read from another process: a writer process appends rows
+// (each append flushes) and is killed; a second process, opening the file fresh (no HDF5
+// cache shared with the writer), sees every row the writer had flushed, and a resumed run
+// appends to the same file. Then the same through the harness: a toy run killed right after
+// an epoch row, read by another process, resumed to the result of an uninterrupted run.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "experiments/harness/run_folder.h"
+#include "experiments/log/hdf5_run_log.h"
+#include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/child_process.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::runChild;
+using recurlab::testing::siblingBinary;
+
+struct TempRoot {
+  fs::path root;
+  explicit TempRoot(const std::string& name)
+      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~TempRoot() { fs::remove_all(root); }
+};
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Lines of `progress` that end in a newline: the rows the writer had appended and flushed.
+int64_t completeLines(const fs::path& progress) {
+  const std::string text = readFile(progress);
+  return static_cast<int64_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// "rows N" from recurlab_log_probe run as a separate process; -1 when it failed.
+int64_t rowsSeenByAnotherProcess(const std::string& log, const std::string& table,
+                                 const fs::path& scratch) {
+  const fs::path out = scratch / "reader.txt";
+  fs::remove(out);
+  const auto r = runChild(siblingBinary("recurlab_log_probe"), {"rows", log, table}, "", -1,
+                          out.string());
+  const std::string text = readFile(out);
+  EXPECT_EQ(r.exit_code, 0) << text;
+  const auto at = text.find("rows ");
+  return r.exit_code == 0 && at != std::string::npos ? std::stoll(text.substr(at + 5)) : -1;
+}
+
+TEST(KilledLogWriter, AnotherProcessSeesEveryFlushedRowAndTheLogResumes) {
+  const std::string probe = siblingBinary("recurlab_log_probe");
+  ASSERT_TRUE(fs::exists(probe)) << probe << " is not built";
+  TempRoot tmp("recurlab_killed_writer");
+  const std::string log = (tmp.root / "log.h5").string();
+  const fs::path progress = tmp.root / "progress.txt";
+  const std::string output = (tmp.root / "writer.txt").string();
+  for (int64_t kill_after : {5, 40}) {  // early (one chunk) and later (several)
+    SCOPED_TRACE("killed after at least " + std::to_string(kill_after) + " rows");
+    fs::remove(log);
+    fs::remove(progress);
+    const int pid = recurlab::testing::startChild(probe, {"write", log, progress.string()}, {}, output);
+    ASSERT_GT(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (completeLines(progress) < kill_after && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ::kill(-pid, SIGKILL);  // mid-run: between two appends or inside one
+    bool finished = false;
+    const auto r = recurlab::testing::waitChild(pid, 10000, finished);
+    ASSERT_TRUE(finished);
+    ASSERT_TRUE(r.killed) << "the writer ended by itself (exit " << r.exit_code << "); see " << output;
+    const int64_t flushed = completeLines(progress);
+    ASSERT_GE(flushed, kill_after) << "see " << output;
+    // The probe also checks each row's values. One more row may have been flushed after the
+    // last progress line and before the kill.
+    const int64_t seen = rowsSeenByAnotherProcess(log, "/rows", tmp.root);
+    EXPECT_GE(seen, flushed);
+    EXPECT_LE(seen, flushed + 1);
+    // Resume: open the killed writer's file for appending, as a resumed run does.
+    {
+      Hdf5RunLog resumed(log, Hdf5RunLog::Mode::Append);
+      resumed.createTable("/rows", {"i", "square"});  // exists: a no-op
+      resumed.appendRow("/rows", {double(seen), double(seen) * seen});
+    }
+    EXPECT_EQ(rowsSeenByAnotherProcess(log, "/rows", tmp.root), seen + 1);
+  }
+}
+
+TEST(KilledLogWriter, HarnessRunKilledAfterAnEpochRowIsReadElsewhereAndResumes) {
+  const std::string program = siblingBinary("recurlab_toy_task");
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
+  TempRoot tmp("recurlab_killed_harness");
+  auto args = [&](const std::string& out) {
+    return std::vector<std::string>{
+        "--out", out, "--threads", "1", "--set", "seeds=1", "--set",
+        R"(train={"examples": 64, "batch_size": 8, "max_epochs": 4, "lr": 0.01,
+                  "checkpoint_every_steps": 4, "optimizer": "adam"})"};
+  };
+  const std::string output = (tmp.root / "children.txt").string();
+  const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
+  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
+  const auto r = runChild(program, args(killed), "epoch-row-written:2", -1, output);
+  ASSERT_TRUE(r.killed) << "see " << output;
+  const auto logs = runLogFiles(killed);
+  ASSERT_EQ(logs.size(), 1u);
+  EXPECT_EQ(rowsSeenByAnotherProcess(logs[0], "/toy/seeds/0/epochs", tmp.root), 2);
+  const auto last = runChild(program, args(killed), "", -1, output);
+  ASSERT_FALSE(last.killed);
+  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+  EXPECT_EQ(rowsSeenByAnotherProcess(logs[0], "/toy/seeds/0/epochs", tmp.root), 4);
+  const auto expected = recurlab::testing::finishedUnits(whole);
+  ASSERT_EQ(expected.size(), 1u);
+  EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
