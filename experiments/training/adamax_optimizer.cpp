@@ -38,11 +38,12 @@ void AdamaxParamState::serialize(torch::serialize::InputArchive& archive) {
   c10::IValue v;
   archive.read("step", v);
   step(v.toInt());
-  torch::Tensor t;
-  archive.read("exp_avg", t, /*is_buffer=*/true);
-  exp_avg(t);
-  archive.read("exp_inf", t, /*is_buffer=*/true);
-  exp_inf(t);
+  // Two fresh tensors: InputArchive::read into a defined tensor set_()s that tensor in place.
+  torch::Tensor m, u;
+  archive.read("exp_avg", m, /*is_buffer=*/true);
+  archive.read("exp_inf", u, /*is_buffer=*/true);
+  exp_avg(m);
+  exp_inf(u);
 }
 
 Adamax::Adamax(std::vector<torch::Tensor> params, AdamaxOptions defaults)
