@@ -16,6 +16,7 @@ struct QaUnit {
   std::string name, encoder, protocol, status, stop_reason;
   int64_t best_epoch = 0, epochs = 0, train_examples = 0, dev_questions = 0, parameters = 0;
   double em = NAN, f1 = NAN, seconds = NAN, rnn_seconds = NAN, examples_per_second = NAN;
+  double rnn_cpu_seconds = NAN, train_cpu_seconds = NAN;  // absent in logs before these columns
   experiments::Table curve;
 };
 
@@ -24,6 +25,12 @@ double mean(const std::vector<double>& xs) {
   double s = 0;
   for (double x : xs) s += x;
   return s / static_cast<double>(xs.size());
+}
+
+double meanIfPresent(const experiments::Table& t, const std::string& column) {
+  for (const auto& c : t.columns)
+    if (c == column) return mean(t.column(column));
+  return NAN;
 }
 
 std::string text(const Hdf5RunLog& log, const std::string& g, const std::string& name) {
@@ -52,6 +59,8 @@ std::vector<QaUnit> readUnits(const Hdf5RunLog& log) {
     u.seconds = mean(u.curve.column("seconds"));
     u.rnn_seconds = mean(u.curve.column("rnn_seconds"));
     u.examples_per_second = mean(u.curve.column("examples_per_second"));
+    u.rnn_cpu_seconds = meanIfPresent(u.curve, "rnn_cpu_seconds");
+    u.train_cpu_seconds = meanIfPresent(u.curve, "train_cpu_seconds");
     units.push_back(std::move(u));
   }
   return units;
@@ -88,17 +97,21 @@ void buildQaReport(const RunReader& run, Report& report) {
                      {"Best epoch / epochs"},
                      {"Train s/epoch", ReportTable::Align::Right, ReportTable::Best::Min},
                      {"RNN s/epoch", ReportTable::Align::Right, ReportTable::Best::Min},
-                     {"Examples/s", ReportTable::Align::Right, ReportTable::Best::Max}});
+                     {"Examples/s", ReportTable::Align::Right, ReportTable::Best::Max},
+                     {"Train CPU s/epoch", ReportTable::Align::Right, ReportTable::Best::Min},
+                     {"RNN CPU s/epoch", ReportTable::Align::Right, ReportTable::Best::Min}});
   for (const auto& u : units)
     table.addRow({u.name, u.encoder, {formatFixed(u.em, 1), u.em}, {formatFixed(u.f1, 1), u.f1},
                   std::to_string(u.best_epoch) + " / " + std::to_string(u.epochs),
                   {formatFixed(u.seconds, 1), u.seconds},
                   {formatFixed(u.rnn_seconds, 1), u.rnn_seconds},
-                  {formatFixed(u.examples_per_second, 1), u.examples_per_second}});
+                  {formatFixed(u.examples_per_second, 1), u.examples_per_second},
+                  {formatFixed(u.train_cpu_seconds, 1), u.train_cpu_seconds},
+                  {formatFixed(u.rnn_cpu_seconds, 1), u.rnn_cpu_seconds}});
   const auto published = ReportTable::RowKind::Published;
-  table.addRow({"DrQA (Chen et al. 2017)", "3-layer bi-LSTM", {"69.5", 69.5}, {"78.8", 78.8}, "–", "–", "–", "–"}, published);
-  table.addRow({"DrQA + SRU (SRU repository)", "SRU", {"70.3", 70.3}, {"79.5", 79.5}, "–", "–", "–", "–"}, published);
-  table.addRow({"SRU (Lei et al. 2018, §4.3)", "6-layer SRU", {"71.4", 71.4}, {"80.2", 80.2}, "–", "–", "–", "–"}, published);
+  table.addRow({"DrQA (Chen et al. 2017)", "3-layer bi-LSTM", {"69.5", 69.5}, {"78.8", 78.8}, "–", "–", "–", "–", "–", "–"}, published);
+  table.addRow({"DrQA + SRU (SRU repository)", "SRU", {"70.3", 70.3}, {"79.5", 79.5}, "–", "–", "–", "–", "–", "–"}, published);
+  table.addRow({"SRU (Lei et al. 2018, §4.3)", "6-layer SRU", {"71.4", 71.4}, {"80.2", 80.2}, "–", "–", "–", "–", "–", "–"}, published);
   report.table(table, "qa_results",
                "SQuAD v1.1 dev exact match and F1 (official evaluator); published rows in italics" +
                    std::string(offline ? "; ours on the offline protocol, not comparable" : ""));
@@ -106,7 +119,10 @@ void buildQaReport(const RunReader& run, Report& report) {
       "Train s/epoch: the training part of an epoch (data, forward, backward, optimizer step; "
       "evaluation excluded). RNN s/epoch: the part of it spent in the paragraph and question "
       "encoders, forward and backward (the SRU README's \"time used in RNN\"), timed through "
-      "autograd hooks. Means over epochs.");
+      "autograd hooks. Means over epochs. The CPU columns give the same parts in process CPU "
+      "seconds: on a shared machine wall time also counts the time other processes held the "
+      "cores, which differs between models trained one after the other; with --threads 1 the "
+      "CPU time is the work itself.");
 
   // Curves.
   Figure curves;
@@ -142,19 +158,24 @@ void buildQaReport(const RunReader& run, Report& report) {
   bars.title = "Time per training epoch";
   bars.x.label = "model";
   bars.y.label = "seconds per epoch (s)";
-  BarSeries total, rnn;
+  BarSeries total, rnn, rnn_cpu;
   total.title = "whole epoch";
   rnn.title = "recurrent encoders";
+  rnn_cpu.title = "recurrent encoders, CPU time";
+  bool have_cpu = false;
   for (const auto& u : units) {
     bars.categories.push_back(u.name);
     total.values.push_back(u.seconds);
     rnn.values.push_back(u.rnn_seconds);
+    rnn_cpu.values.push_back(u.rnn_cpu_seconds);
+    have_cpu = have_cpu || std::isfinite(u.rnn_cpu_seconds);
   }
   bars.bars = {total, rnn};
+  if (have_cpu) bars.bars.push_back(rnn_cpu);
   times.panels = {bars};
   if (!units.empty())
     report.figure(times, "qa_epoch_time",
-                  "Mean seconds per training epoch (evaluation excluded) and the part spent in the recurrent encoders, forward and backward, per model.");
+                  "Mean seconds per training epoch (evaluation excluded) and the part spent in the recurrent encoders, forward and backward, per model (wall time; the last bar: the encoders' process CPU time).");
 
   auto& summary = report.summary();
   summary["protocol"] = protocol;
@@ -165,6 +186,8 @@ void buildQaReport(const RunReader& run, Report& report) {
                                  {"best_epoch", u.best_epoch}, {"epochs", u.epochs},
                                  {"seconds_per_epoch", u.seconds},
                                  {"rnn_seconds_per_epoch", u.rnn_seconds},
+                                 {"rnn_cpu_seconds_per_epoch", u.rnn_cpu_seconds},
+                                 {"train_cpu_seconds_per_epoch", u.train_cpu_seconds},
                                  {"examples_per_second", u.examples_per_second},
                                  {"dev_questions", u.dev_questions},
                                  {"train_examples", u.train_examples},
@@ -178,10 +201,16 @@ void buildQaReport(const RunReader& run, Report& report) {
     const double whole = l->seconds / s->seconds;
     summary["lstm_over_sru_rnn_time"] = ratio;
     summary["lstm_over_sru_epoch_time"] = whole;
+    const double cpu_ratio = l->rnn_cpu_seconds / s->rnn_cpu_seconds;
+    if (std::isfinite(cpu_ratio)) summary["lstm_over_sru_rnn_cpu_time"] = cpu_ratio;
     report.paragraph("SRU vs LSTM: the LSTM reader's recurrent part takes " + formatFixed(ratio, 2) +
                      "x the SRU reader's time per epoch (whole training epoch: " +
                      formatFixed(whole, 2) + "x); dev F1 " + formatFixed(s->f1, 1) + " (SRU) vs " +
-                     formatFixed(l->f1, 1) + " (LSTM). Target: >= 3x with equal or better F1.");
+                     formatFixed(l->f1, 1) + " (LSTM)." +
+                     (std::isfinite(cpu_ratio) ? " In CPU time the recurrent part's ratio is " +
+                                                     formatFixed(cpu_ratio, 2) + "x."
+                                               : std::string()) +
+                     " Target: >= 3x with equal or better F1.");
   }
 }
 

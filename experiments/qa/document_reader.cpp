@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <time.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -10,18 +12,32 @@
 
 namespace recurlab::experiments::qa {
 
-void RecurrentTimer::add(Clock::time_point begin, Clock::time_point end) {
-  if (end > begin) intervals_.emplace_back(begin, end);
+RecurrentTimer::Mark RecurrentTimer::Mark::now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return {Clock::now(), static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec)};
 }
 
-double RecurrentTimer::takeSeconds() {
-  std::sort(intervals_.begin(), intervals_.end());
-  double total = 0;
-  Clock::time_point covered_to{};
+void RecurrentTimer::add(const Mark& begin, const Mark& end) {
+  if (begin.wall < end.wall) intervals_.emplace_back(begin, end);
+}
+
+RecurrentTimer::Seconds RecurrentTimer::take() {
+  std::sort(intervals_.begin(), intervals_.end(),
+            [](const auto& a, const auto& b) { return a.first.wall < b.first.wall; });
+  Seconds total;
+  bool any = false;
+  Mark covered_to{};
   for (const auto& [b, e] : intervals_) {
-    const auto from = std::max(b, covered_to);
-    if (e > from) total += std::chrono::duration<double>(e - from).count();
-    covered_to = std::max(covered_to, e);
+    // The part of [b, e] past what is covered: it starts at the later of b and covered_to,
+    // both marks taken with both clocks.
+    const Mark& from = !any || covered_to.wall < b.wall ? b : covered_to;
+    if (from.wall < e.wall) {
+      total.wall += std::chrono::duration<double>(e.wall - from.wall).count();
+      total.cpu += std::max(0.0, e.cpu - from.cpu);
+      covered_to = e;
+      any = true;
+    }
   }
   intervals_.clear();
   return total;
@@ -90,23 +106,23 @@ DocumentReaderImpl::DocumentReaderImpl(const DocumentReaderOptions& o) : options
 at::Tensor DocumentReaderImpl::timed(EncoderStack& stack, const at::Tensor& input,
                                      const at::Tensor& pad) {
   if (!timer_ || !is_training() || !input.requires_grad()) {
-    const auto t0 = RecurrentTimer::Clock::now();
+    const auto t0 = RecurrentTimer::Mark::now();
     auto out = stack->forward(input, pad);
-    if (timer_ && is_training()) timer_->add(t0, RecurrentTimer::Clock::now());
+    if (timer_ && is_training()) timer_->add(t0, RecurrentTimer::Mark::now());
     return out;
   }
   // Backward through the encoder runs between the gradient reaching its output and the
   // gradient of its input being ready (one autograd thread on CPU).
-  auto marks = std::make_shared<RecurrentTimer::Clock::time_point>();
+  auto marks = std::make_shared<RecurrentTimer::Mark>();
   auto timer = timer_;
   auto x = input.view_as(input);
   x.register_hook([marks, timer](const at::Tensor&) {
-    timer->add(*marks, RecurrentTimer::Clock::now());
+    timer->add(*marks, RecurrentTimer::Mark::now());
   });
-  const auto t0 = RecurrentTimer::Clock::now();
+  const auto t0 = RecurrentTimer::Mark::now();
   auto out = stack->forward(x, pad);
-  timer_->add(t0, RecurrentTimer::Clock::now());
-  out.register_hook([marks](const at::Tensor&) { *marks = RecurrentTimer::Clock::now(); });
+  timer_->add(t0, RecurrentTimer::Mark::now());
+  out.register_hook([marks](const at::Tensor&) { *marks = RecurrentTimer::Mark::now(); });
   return out;
 }
 

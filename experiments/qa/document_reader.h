@@ -45,15 +45,27 @@ struct DocumentReaderOptions {
                                  // words, ids 2..tune_top+1) are trained (DrQA's tune_partial)
 };
 
-// Wall time spent in the recurrent encoders (forward and, through autograd hooks, backward),
-// as the union of intervals so that overlaps count once.
+// Time spent in the recurrent encoders (forward and, through autograd hooks, backward), as the
+// union of intervals so that overlaps count once. Each mark holds the wall clock and the
+// process's CPU time: on a shared machine the wall time of a model depends on what else ran
+// meanwhile, while the CPU time (with --threads 1, the work itself) does not, so SRU/LSTM
+// ratios are also given in CPU time.
 class RecurrentTimer {
  public:
   using Clock = std::chrono::steady_clock;
-  void add(Clock::time_point begin, Clock::time_point end);
-  double takeSeconds();  // the union since the last call, then reset
+  struct Mark {
+    Clock::time_point wall;
+    double cpu = 0;  // process CPU seconds (CLOCK_PROCESS_CPUTIME_ID)
+    static Mark now();
+  };
+  struct Seconds {
+    double wall = 0, cpu = 0;
+  };
+  void add(const Mark& begin, const Mark& end);
+  Seconds take();  // the union since the last call, then reset
+  double takeSeconds() { return take().wall; }
  private:
-  std::vector<std::pair<Clock::time_point, Clock::time_point>> intervals_;
+  std::vector<std::pair<Mark, Mark>> intervals_;
 };
 
 struct ReaderScores {

@@ -117,6 +117,7 @@ int64_t ReaderTraining::batchesPerEpoch() {
 
 std::unique_ptr<TrainBatch> ReaderTraining::batch(int64_t epoch, int64_t index) {
   if (batches_epoch_ != epoch) {
+    epoch_cpu_start_ = RecurrentTimer::Mark::now().cpu;
     // DrQA's SortedBatchSampler: by length with a random tie order, cut, batches shuffled.
     const auto shuffle = seededPermutation(train_.size(), deriveSeed(seed_, "batches/" + std::to_string(epoch)));
     std::vector<size_t> order(shuffle.begin(), shuffle.end());
@@ -148,7 +149,8 @@ StepOutput ReaderTraining::forward(const TrainBatch& batch) {
 }
 
 std::vector<double> ReaderTraining::evaluate() {
-  const double rnn_seconds = timer_->takeSeconds();
+  const double train_cpu_seconds = RecurrentTimer::Mark::now().cpu - epoch_cpu_start_;
+  const auto rnn = timer_->take();
   const auto predictions = predictAnswers(model_, dev_, data_, tokens_, max_span_);
   std::vector<int64_t> questions;
   for (const auto& x : dev_) questions.push_back(x.question);
@@ -159,7 +161,7 @@ std::vector<double> ReaderTraining::evaluate() {
     writePredictions(predictions, tmp);
     std::filesystem::rename(tmp, predictions_path_);
   }
-  return {score.exact_match, score.f1, rnn_seconds};
+  return {score.exact_match, score.f1, rnn.wall, rnn.cpu, train_cpu_seconds};
 }
 
 }  // namespace recurlab::experiments::qa

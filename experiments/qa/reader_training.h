@@ -4,7 +4,9 @@
 // the loss NLL(start) + NLL(end) of the target span, and after each epoch the dev EM and F1 of
 // the official v1.1 evaluator on the predicted spans (selection: dev F1), plus the seconds the
 // epoch's training spent in the recurrent encoders ("rnn_seconds", the SRU README's "time used
-// in RNN"). The predictions of the best epoch so far are written in the official format.
+// in RNN"), also as process CPU seconds ("rnn_cpu_seconds"), and the CPU seconds of the whole
+// training part of the epoch ("train_cpu_seconds": from its first batch to its evaluation).
+// The predictions of the best epoch so far are written in the official format.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -43,7 +45,7 @@ class ReaderTraining : public TrainingModel {
   std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) override;
   StepOutput forward(const TrainBatch& batch) override;
   std::vector<std::string> evaluationNames() const override {
-    return {"dev_em", "dev_f1", "rnn_seconds"};
+    return {"dev_em", "dev_f1", "rnn_seconds", "rnn_cpu_seconds", "train_cpu_seconds"};
   }
   std::vector<double> evaluate() override;
   std::string selectionName() const override { return "dev_f1"; }
@@ -60,6 +62,7 @@ class ReaderTraining : public TrainingModel {
   double best_f1_ = -1;
   std::shared_ptr<RecurrentTimer> timer_;
   int64_t batches_epoch_ = 0;
+  double epoch_cpu_start_ = 0;  // process CPU seconds at this epoch's first batch
   std::vector<std::vector<size_t>> batches_;
 };
 

@@ -6,7 +6,7 @@ namespace recurlab::experiments {
 
 OptimizerOptions OptimizerOptions::read(JsonOptions& j) {
   OptimizerOptions o;
-  o.optimizer = j.getString("optimizer", o.optimizer, {"adam", "adamw", "sgd"});
+  o.optimizer = j.getString("optimizer", o.optimizer, {"adam", "adamw", "sgd", "adamax"});
   o.lr = j.getDouble("lr", o.lr, 1e-8, 100.0);
   o.momentum = j.getDouble("momentum", o.momentum, 0.0, 0.999);
   o.weight_decay = j.getDouble("weight_decay", o.weight_decay, 0.0, 1.0);

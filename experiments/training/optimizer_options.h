@@ -12,7 +12,7 @@ class JsonOptions;
 namespace recurlab::experiments {
 
 struct OptimizerOptions {
-  std::string optimizer = "adam";  // adam, adamw (decoupled weight decay) or sgd
+  std::string optimizer = "adam";  // adam, adamw (decoupled weight decay), sgd or adamax
   double lr = 1e-3;                // base learning rate (the peak of noam/inverse_sqrt)
   double momentum = 0.0;           // sgd only
   double weight_decay = 0.0;       // adam/sgd: L2 added to the gradient; adamw: decoupled
@@ -29,7 +29,7 @@ struct OptimizerOptions {
   int64_t lr_patience = 10;
   double lr_decay = 0.5;
   double min_lr = 0.0;
-  // adam/adamw moments (Kingma & Ba 2015); Lei et al. 2018 App. B.3 train translation with
+  // adam/adamw/adamax moments (Kingma & Ba 2015; adamax: §7.1, DrQA's optimizer); Lei et al. 2018 App. B.3 train translation with
   // beta2 = 0.998.
   double beta1 = 0.9;
   double beta2 = 0.999;

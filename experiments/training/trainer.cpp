@@ -13,6 +13,7 @@
 #include "experiments/training/data_parallel.h"
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/plateau_tracker.h"
+#include "experiments/training/adamax_optimizer.h"
 #include "experiments/training/sparse_row_optimizer.h"
 
 namespace recurlab::experiments {
@@ -68,6 +69,9 @@ Optimizers makeOptimizers(TrainingModel& model, const OptimizerOptions& o) {
     if (o.optimizer == "sgd")
       opt.dense = std::make_unique<torch::optim::SGD>(
           dense, torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
+    else if (o.optimizer == "adamax")
+      opt.dense = std::make_unique<Adamax>(
+          dense, AdamaxOptions(o.lr).weight_decay(o.weight_decay).betas({o.beta1, o.beta2}).eps(o.eps));
     else if (o.optimizer == "adamw")
       opt.dense = std::make_unique<torch::optim::AdamW>(
           dense, torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay).betas({o.beta1, o.beta2}).eps(o.eps));
@@ -83,6 +87,10 @@ Optimizers makeOptimizers(TrainingModel& model, const OptimizerOptions& o) {
       throw std::invalid_argument(
           "train.momentum: SGD with momentum cannot update sparse embedding gradients; set "
           "train.sparse_embedding=false or train.momentum=0");
+    if (o.optimizer == "adamax")
+      throw std::invalid_argument(
+          "train.optimizer: adamax has no lazy sparse-row update; set "
+          "train.sparse_embedding=false or use adam/adamw/sgd");
     SparseRowOptimizerOptions so;
     so.kind = o.optimizer;
     so.lr = o.lr;

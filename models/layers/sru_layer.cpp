@@ -77,18 +77,23 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
   TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "SruLayer: input dtype ",
               input.scalar_type(), " differs from the layer's ", weight.scalar_type());
   const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();
-  torch::Tensor x = input;
+  // As the reference (asappresearch/sru 2.6 SRUCell.forward): the skip term takes the input
+  // itself; layer norm and then the variational rnn_dropout mask apply to the matmul's input
+  // only. A masked skip would scale the highway path by 1/(1 - rnn_dropout) at every layer
+  // (with rescale's α on top, a 5-layer reader started at a loss ~100x too high).
+  const torch::Tensor& residual = input;
+  torch::Tensor x_for_u = (o.layer_norm && !o.normalize_after) ? layer_norm(input) : input;
   if (is_training() && o.rnn_dropout > 0) {
-    auto mask = torch::empty({B, o.input_size}, x.options()).bernoulli_(1.0 - o.rnn_dropout);
-    x = x * (mask / (1.0 - o.rnn_dropout)).unsqueeze(0);
+    auto mask =
+        torch::empty({B, o.input_size}, input.options()).bernoulli_(1.0 - o.rnn_dropout);
+    x_for_u = x_for_u * (mask / (1.0 - o.rnn_dropout)).unsqueeze(0);
   }
-  torch::Tensor x_for_u = (o.layer_norm && !o.normalize_after) ? layer_norm(x) : x;
   torch::Tensor flat = x_for_u.reshape({L * B, o.input_size});
   if (weight_proj.defined()) flat = flat.mm(weight_proj);
   const torch::Tensor u = flat.mm(weight).view({L, B, out * o.numMatrices()});
   torch::Tensor mask_c;
   if (is_training() && o.dropout > 0)
-    mask_c = torch::empty({B, out}, x.options()).bernoulli_(1.0 - o.dropout) / (1.0 - o.dropout);
+    mask_c = torch::empty({B, out}, input.options()).bernoulli_(1.0 - o.dropout) / (1.0 - o.dropout);
   kernels::SruRecurrenceOptions ko;
   ko.hidden_size = o.hidden_size;
   ko.bidirectional = o.bidirectional;
@@ -96,7 +101,7 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
             : o.numMatrices() == 4    ? kernels::SruSkip::LearnedProjection
                                       : kernels::SruSkip::ScaledInput;
   ko.alpha = scale_x.item<double>();  // the buffer, so loaded weights carry their α
-  auto res = kernels::sruRecurrence(u, x, weight_c, bias, c0, mask_c, mask_pad, ko);
+  auto res = kernels::sruRecurrence(u, residual, weight_c, bias, c0, mask_c, mask_pad, ko);
   torch::Tensor h = res[0];
   if (o.layer_norm && o.normalize_after) h = layer_norm(h);
   return {h, res[1]};

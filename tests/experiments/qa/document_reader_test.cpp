@@ -115,6 +115,27 @@ TEST(DocumentReader, PartialTuningKeepsOtherRowsFixed) {
   for (int64_t i : {2, 3, 4}) EXPECT_FALSE(torch::all(w[i] == 0.5f).item<bool>()) << i;
 }
 
+// Overlapping intervals count once, in wall and in CPU time: [0, 2] and [1, 3] cover 3 s of
+// wall time; their CPU time is 1 (first) + 0.8 (the second's part after the first's end mark).
+TEST(RecurrentTimer, UnionOfIntervalsInWallAndCpuTime) {
+  using Mark = RecurrentTimer::Mark;
+  const auto t0 = RecurrentTimer::Clock::time_point{};
+  auto at = [&](double wall, double cpu) {
+    return Mark{t0 + std::chrono::duration_cast<RecurrentTimer::Clock::duration>(
+                         std::chrono::duration<double>(wall)),
+                cpu};
+  };
+  RecurrentTimer timer;
+  timer.add(at(5, 3.0), at(6, 3.2));
+  timer.add(at(1, 0.5), at(3, 1.8));
+  timer.add(at(0, 0.0), at(2, 1.0));
+  timer.add(at(1.5, 0.7), at(2.5, 1.4));  // inside the others: adds nothing
+  const auto s = timer.take();
+  EXPECT_NEAR(s.wall, 4.0, 1e-9);
+  EXPECT_NEAR(s.cpu, 1.0 + 0.8 + 0.2, 1e-9);
+  EXPECT_EQ(timer.take().wall, 0.0);  // reset
+}
+
 // A tiny reader trained twice from one seed on real dev questions: the same losses and scores
 // bit for bit, and a rnn_seconds column that is positive.
 TEST(ReaderTraining, DeterministicOnRealQuestions) {
@@ -150,6 +171,9 @@ TEST(ReaderTraining, DeterministicOnRealQuestions) {
   EXPECT_GE(a.best.at("dev_f1"), 0.0);
   EXPECT_LE(a.best.at("dev_f1"), 100.0);
   EXPECT_GT(a.best.at("rnn_seconds"), 0.0);
+  EXPECT_GT(a.best.at("rnn_cpu_seconds"), 0.0);
+  // The encoders are part of the training: their CPU time is a share of the epoch's.
+  EXPECT_LT(a.best.at("rnn_cpu_seconds"), a.best.at("train_cpu_seconds"));
 }
 
 }  // namespace

@@ -214,6 +214,34 @@ TEST(Sru, DropoutMaskIsSharedOverTimeAndOnlyOnTheCellBranch) {
   EXPECT_TRUE(torch::allclose(c, c_eval)) << "dropout must not touch c";
 }
 
+// asappresearch/sru 2.6 takes the skip term from the undropped input (residual = input before
+// the rnn_dropout mask). With W = 0 and b = 0 the cell stays c = 0 and r = σ(0) = 1/2, so
+// h = (1 - r)·α·x = α·x/2 exactly at every step, whatever the mask: a masked skip would give
+// zeros and 2x-scaled entries instead (α = √3 with rescale here, so the scale is checked too).
+TEST(Sru, RnnDropoutMasksTheMatmulInputButNotTheSkip) {
+  torch::manual_seed(6);
+  SruLayerOptions o = layerOptions(32, 16);
+  o.bidirectional = true;  // out = 32 = input: the scaled-input skip
+  o.rnn_dropout = 0.5;
+  o.rescale = true;
+  SruLayer layer(o);
+  {
+    torch::NoGradGuard no_grad;
+    layer->weight.zero_();
+    layer->bias.zero_();
+  }
+  layer->train();
+  const Tensor x = torch::randn({7, 4, 32}, torch::kDouble);
+  layer->to(torch::kDouble);
+  auto [h, c] = layer->forward(x);
+  // α is the layer's buffer, created in float: √3 to float precision.
+  const double alpha = layer->scale_x.item<double>();
+  EXPECT_NEAR(alpha, std::sqrt(3.0), 1e-7);
+  EXPECT_TRUE(torch::allclose(h, x * (alpha / 2), 1e-14, 1e-14))
+      << "max |h - α·x/2| = " << (h - x * (alpha / 2)).abs().max().item<double>();
+  EXPECT_EQ(c.abs().max().item<double>(), 0.0);
+}
+
 TEST(Sru, SameSeedGivesBitIdenticalOutputsAndGradients) {
   auto run = [] {
     torch::manual_seed(42);
