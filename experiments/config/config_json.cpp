@@ -78,6 +78,10 @@ nlohmann::json readJsonFile(const std::string& path) {
     return nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
   } catch (const nlohmann::json::parse_error& e) {
     throw std::invalid_argument("config file " + path + ": invalid JSON: " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range.406: a number beyond a 64-bit float (e.g. 1e400); found by fuzz/config.
+    throw std::invalid_argument("config file " + path + ": a number is out of range: " +
+                                e.what());
   }
 }
 
@@ -93,6 +97,10 @@ void applyOverride(nlohmann::json& config, const std::string& assignment) {
     value = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error&) {
     value = text;
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range.406: a number beyond a 64-bit float, e.g. 1e400 (found by fuzz/config).
+    throw std::invalid_argument("--set '" + assignment + "': the value is out of range (" +
+                                e.what() + ")");
   }
   nlohmann::json* node = &config;
   std::string walked;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,32 @@ TEST(Utf8Check, NonUtf8PathOptionIsRefusedAtParseTime) {
     EXPECT_NE(msg.find("--set (its 2. value) 'b=\\xC3' is not valid UTF-8: byte 0xC3 at offset 2"),
               std::string::npos) << msg;
   }
+}
+
+// Found by fuzz/config_fuzzer: a number beyond a 64-bit float made nlohmann::json throw
+// out_of_range (not parse_error), which escaped as a JSON library exception.
+TEST(ConfigJson, OutOfRangeNumberInSetOrFileIsANamedError) {
+  nlohmann::json config = nlohmann::json::object();
+  try {
+    applyOverride(config, "train.lr=1e400");
+    FAIL() << "1e400 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--set 'train.lr=1e400': the value is out of range"),
+              std::string::npos) << e.what();
+  }
+  const std::string path = ::testing::TempDir() + "recurlab-config-1e400.json";
+  {
+    std::ofstream out(path);
+    out << "{\"train\": {\"lr\": 1e400}}";
+  }
+  try {
+    readJsonFile(path);
+    FAIL() << "1e400 in a config file was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("config file " + path + ": a number is out of range"),
+              std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

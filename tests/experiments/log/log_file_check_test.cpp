@@ -28,7 +28,7 @@ class LogFileCheckTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     path_ = (dir_ / "log.h5").string();
-    Hdf5RunLog log(path_, Hdf5RunLog::Mode::Create);
+    experiments::Hdf5RunLog log(path_, experiments::Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("toy"));
     log.createTable("/units/u0/epochs", {"epoch", "loss"});
     for (int e = 0; e < 300; ++e) log.appendRow("/units/u0/epochs", {double(e), 1.0 / (e + 1)});
@@ -55,7 +55,7 @@ TEST_F(LogFileCheckTest, LogCutToHalfIsCorruptAndTheMessageSaysWhatToDo) {
   EXPECT_EQ(d.state, LogFileState::Corrupt) << d.detail;
   EXPECT_NE(d.detail.find("truncated"), std::string::npos) << d.detail;
   const std::string msg = logFileProblem(path_, d, "this run's log");
-  for (const std::string part : {path_, std::string("corrupt HDF5 file"), std::string("mv '"),
+  for (const std::string& part : {path_, std::string("corrupt HDF5 file"), std::string("mv '"),
                                  std::string("--force-new")})
     EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' missing from: " << msg;
 }
