@@ -27,9 +27,11 @@ std::vector<std::string> hdf5Errors() {
   return messages;
 }
 
+// HDF5's words when flock() refuses ("unable to lock the file", "unable to lock file, errno =
+// 11"); a plain "lock" would also match the "sblock->base_addr" of a truncated file's message.
 bool mentionsLock(const std::vector<std::string>& messages) {
   for (const auto& m : messages)
-    if (m.find("lock") != std::string::npos) return true;
+    if (m.find("unable to lock") != std::string::npos) return true;
   return false;
 }
 
