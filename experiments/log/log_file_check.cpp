@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace recurlab {
@@ -35,9 +37,9 @@ bool mentionsLock(const std::vector<std::string>& messages) {
   return false;
 }
 
-}  // namespace
+constexpr const char* kEmpty = "the file is empty";
 
-LogFileDiagnosis diagnoseLogFile(const std::string& path) {
+LogFileDiagnosis diagnoseOnce(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return {LogFileState::Missing, std::strerror(errno)};
@@ -51,7 +53,7 @@ LogFileDiagnosis diagnoseLogFile(const std::string& path) {
   ::close(fd);
   if (got != static_cast<ssize_t>(sizeof head) ||
       std::memcmp(head, kHdf5Signature, sizeof head) != 0)
-    return {LogFileState::NotHdf5, st.st_size == 0 ? "the file is empty"
+    return {LogFileState::NotHdf5, st.st_size == 0 ? kEmpty
                                                    : "its first bytes are not the HDF5 signature (" +
                                                          std::to_string(st.st_size) + " bytes)"};
 
@@ -71,6 +73,20 @@ LogFileDiagnosis diagnoseLogFile(const std::string& path) {
   if (mentionsLock(errors)) return {LogFileState::Locked, errors.back()};
   // The innermost message says most (e.g. "truncated file: eof = 2048, ... stored_eof = 4096").
   return {LogFileState::Corrupt, errors.empty() ? "HDF5 cannot open it" : errors.back()};
+}
+
+}  // namespace
+
+LogFileDiagnosis diagnoseLogFile(const std::string& path) {
+  // A log that another worker is creating is empty for a moment before HDF5 locks it (it opens
+  // the file, then flocks it, then writes): an empty file gets up to 2 s to become a locked or
+  // readable one before it is called damaged (found by LocalJobs.ThreeJobs..., whose three
+  // workers start at once).
+  for (int attempt = 0;; ++attempt) {
+    const LogFileDiagnosis d = diagnoseOnce(path);
+    if (d.state != LogFileState::NotHdf5 || d.detail != kEmpty || attempt == 20) return d;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 std::string logFileProblem(const std::string& path, const LogFileDiagnosis& d,
