@@ -19,6 +19,27 @@ bool runsOnCuda(const at::Tensor& u, const char* op) {
   return false;
 }
 
+void checkSameDevice(const char* op, const at::Tensor& u,
+                     std::initializer_list<NamedTensor> tensors) {
+  TORCH_CHECK(u.defined(), op, ": U is undefined");
+  for (const NamedTensor& t : tensors) {
+    if (!t.tensor.defined()) continue;
+    TORCH_CHECK(t.tensor.device() == u.device(), op, ": ", t.name, " is on ", t.tensor.device(),
+                " but U is on ", u.device(), " (every tensor of one call must be on one device)");
+  }
+}
+
+void checkGradient(const char* op, const at::Tensor& u, const at::Tensor& grad, const char* name,
+                   c10::IntArrayRef shape) {
+  if (!grad.defined()) return;
+  TORCH_CHECK(grad.scalar_type() == u.scalar_type(), op, " backward: ", name, " has dtype ",
+              grad.scalar_type(), " but U has ", u.scalar_type());
+  TORCH_CHECK(grad.device() == u.device(), op, " backward: ", name, " is on ", grad.device(),
+              " but U is on ", u.device());
+  TORCH_CHECK(grad.sizes() == shape, op, " backward: ", name, " has shape ", grad.sizes(),
+              ", expected ", shape);
+}
+
 at::Tensor undefinedAsEmpty(const at::Tensor& t, const at::Tensor& like) {
   return t.defined() ? t : at::empty({0}, like.options().requires_grad(false));
 }

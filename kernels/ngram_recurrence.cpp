@@ -34,6 +34,7 @@ void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
 
 NgramForwardResult ngramRecurrenceForward(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                           const NgramRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"c0", c0}, {"mask_pad", mask_pad}});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName)) return ngramRecurrenceCudaForward(u, c0, mask_pad, opt);
 #else
@@ -46,6 +47,13 @@ NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h, const Tensor& 
                                             const Tensor& u, const Tensor& c0, const Tensor& c,
                                             const Tensor& mask_pad,
                                             const NgramRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
+                                     {"c0", c0}, {"saved c", c}, {"mask_pad", mask_pad}});
+  checkInputs(u, c0, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, n = opt.n;
+  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
+  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, n * d});
+  detail::checkGradient(kName, u, c, "saved c", {L, B, n * d});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return ngramRecurrenceCudaBackward(grad_h, grad_last_c, u, c0, c, mask_pad, opt);

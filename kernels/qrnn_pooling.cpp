@@ -36,6 +36,7 @@ void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const
 QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u, const Tensor& c0,
                                             const Tensor& zoneout, const Tensor& mask_pad,
                                             const QrnnPoolingOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"c0", c0}, {"zoneout", zoneout}, {"mask_pad", mask_pad}});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName)) return qrnnPoolingCudaForward(u, c0, zoneout, mask_pad, opt);
 #else
@@ -48,6 +49,14 @@ QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h, const Tensor
                                               const Tensor& u, const Tensor& c0, const Tensor& c,
                                               const Tensor& zoneout, const Tensor& mask_pad,
                                               const QrnnPoolingOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
+                                     {"c0", c0}, {"saved c", c}, {"zoneout", zoneout},
+                                     {"mask_pad", mask_pad}});
+  checkInputs(u, c0, zoneout, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size;
+  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
+  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, d});
+  detail::checkGradient(kName, u, c, "saved c", {L, B, d});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return qrnnPoolingCudaBackward(grad_h, grad_last_c, u, c0, c, zoneout, mask_pad, opt);

@@ -35,6 +35,7 @@ void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const 
 RationalForwardResult rationalRecurrenceForward(const Tensor& u, const Tensor& weight,
                                                 const Tensor& c0, const Tensor& mask_pad,
                                                 const RationalRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"weight", weight}, {"c0", c0}, {"mask_pad", mask_pad}});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return rationalRecurrenceCudaForward(u, weight, c0, mask_pad, opt);
@@ -49,6 +50,14 @@ RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Te
                                                   const Tensor& c0, const Tensor& c,
                                                   const Tensor& mask_pad,
                                                   const RationalRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
+                                     {"weight", weight}, {"c0", c0}, {"saved c", c},
+                                     {"mask_pad", mask_pad}});
+  checkInputs(u, weight, c0, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, S = opt.numStates();
+  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
+  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, S * d});
+  detail::checkGradient(kName, u, c, "saved c", {L, B, S * d});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return rationalRecurrenceCudaBackward(grad_h, grad_last_c, u, weight, c0, c, mask_pad, opt);

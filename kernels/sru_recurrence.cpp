@@ -22,6 +22,8 @@ constexpr const char* kName = "SRU recurrence";
 SruForwardResult sruRecurrenceForward(const Tensor& u, const Tensor& x, const Tensor& weight_c,
                                       const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
                                       const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"x", x}, {"weight_c", weight_c}, {"bias", bias}, {"c0", c0},
+                                     {"mask_c", mask_c}, {"mask_pad", mask_pad}});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return sruRecurrenceCudaForward(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
@@ -36,6 +38,15 @@ SruBackwardResult sruRecurrenceBackward(const Tensor& grad_h, const Tensor& grad
                                         const Tensor& bias, const Tensor& c0, const Tensor& c,
                                         const Tensor& mask_c, const Tensor& mask_pad,
                                         const SruRecurrenceOptions& opt) {
+  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
+                                     {"x", x}, {"weight_c", weight_c}, {"bias", bias},
+                                     {"c0", c0}, {"saved c", c}, {"mask_c", mask_c},
+                                     {"mask_pad", mask_pad}});
+  checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
+  const int64_t L = u.size(0), B = u.size(1), out = opt.outputSize();
+  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, out});
+  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, out});
+  detail::checkGradient(kName, u, c, "saved c", {L, B, out});
 #ifdef RECURLAB_WITH_CUDA
   if (detail::runsOnCuda(u, kName))
     return sruRecurrenceCudaBackward(grad_h, grad_last_c, u, x, weight_c, bias, c0, c, mask_c,

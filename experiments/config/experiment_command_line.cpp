@@ -10,47 +10,6 @@
 namespace recurlab::experiments {
 namespace po = boost::program_options;
 
-nlohmann::json readJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("config file " + path + ": cannot open it");
-  try {
-    return nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument("config file " + path + ": invalid JSON: " + e.what());
-  }
-}
-
-void applyOverride(nlohmann::json& config, const std::string& assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw std::invalid_argument("--set '" + assignment + "': expected key=value, e.g. train.lr=0.001");
-  const std::string key = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  nlohmann::json value;
-  try {
-    value = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    value = text;
-  }
-  nlohmann::json* node = &config;
-  std::string walked;
-  size_t start = 0;
-  while (true) {
-    const auto dot = key.find('.', start);
-    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty()) throw std::invalid_argument("--set '" + assignment + "': empty key part");
-    if (node->is_null()) *node = nlohmann::json::object();
-    if (!node->is_object())
-      throw std::invalid_argument("--set '" + assignment + "': '" + walked +
-                                  "' is not an object, cannot set a key inside it");
-    walked += (walked.empty() ? "" : ".") + part;
-    node = &(*node)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  *node = value;
-}
-
 std::string defaultConfigFile(const std::string& relative) {
   if (std::filesystem::exists(relative)) return relative;
   return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
@@ -101,6 +60,17 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
     cl.help = true;
     cl.help_text = text.str();
     return cl;
+  }
+  // Every text option ends up in the config or the log (JSON text, UTF-8): a value JSON cannot
+  // hold is refused here, by option and byte offset, not by the JSON library after the data
+  // loaded.
+  for (const auto& [name, value] : vm) {
+    if (const auto* text = boost::any_cast<std::string>(&value.value())) {
+      requireUtf8(*text, "--" + name);
+    } else if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value())) {
+      for (size_t k = 0; k < texts->size(); ++k)
+        requireUtf8((*texts)[k], "--" + name + " (its " + std::to_string(k + 1) + ". value)");
+    }
   }
   if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
   if (cl.jobs < 0) throw std::invalid_argument("--jobs must be >= 0");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/config/config_json.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/shard.h"
 
@@ -57,11 +58,6 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
 // when it is there, else in the source tree this binary was built from.
 std::string defaultConfigFile(const std::string& relative);
 
-// Reads a JSON file; errors name the file and the parser's line/column.
-nlohmann::json readJsonFile(const std::string& path);
-
-// Applies "a.b.c=value" to `config`, creating nested objects; the value is parsed as JSON
-// and taken as a plain string when it is not valid JSON.
-void applyOverride(nlohmann::json& config, const std::string& assignment);
+// readJsonFile, applyOverride, requireUtf8: experiments/config/config_json.h.
 
 }  // namespace recurlab::experiments

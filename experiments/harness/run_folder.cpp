@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "experiments/log/log_file_check.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {
@@ -110,14 +111,20 @@ std::string chooseFolder(const RunFolderOptions& o) {
   return o.force_new ? withSuffix(dir) : dir.string();
 }
 
-// Every log already in the folder must hold this experiment, config and seed.
+// Every log already in the folder must hold this experiment, config and seed; one that cannot
+// be read stops the run with a message naming it (`own_file`: this shard's own log).
 void checkSameRun(const std::string& folder, const std::string& experiment,
-                  const nlohmann::json& config, int64_t seed) {
+                  const nlohmann::json& config, int64_t seed, const std::string& own_file) {
   for (const auto& f : runLogFiles(folder)) {
     std::optional<Hdf5RunLog> old;
     try {
       old.emplace(f, Hdf5RunLog::Mode::ReadOnly);
     } catch (const std::exception&) {
+      const LogFileDiagnosis d = diagnoseLogFile(f);
+      const bool own = fs::path(f).filename() == fs::path(own_file).filename();
+      const std::string problem =
+          logFileProblem(f, d, own ? "cannot resume: this run's log" : "the log of another worker");
+      if (!problem.empty()) throw std::runtime_error(problem);
       continue;  // another shard is writing it right now; it was checked when it started
     }
     const auto e = old->attribute("/", "experiment");
@@ -220,8 +227,8 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
   std::error_code ec;
   fs::create_directories(path_, ec);
   if (ec) throw std::runtime_error("cannot create the run folder " + path_ + ": " + ec.message());
-  checkSameRun(path_, options.experiment, config, seed);
   const std::string file = (fs::path(path_) / runLogName(shard)).string();
+  checkSameRun(path_, options.experiment, config, seed, file);
   resumed_ = fs::exists(file);
   if (resumed_ && unfinished) {
     std::vector<std::string> partial;

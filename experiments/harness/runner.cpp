@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "experiments/harness/kill_point.h"
+#include "experiments/log/log_file_check.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
 
@@ -33,7 +34,8 @@ std::string duration(double seconds) {
 }
 
 // The other logs of the folder, read-only; one being written by another shard is left out
-// (its units count as not finished).
+// (its units count as not finished). One that is unreadable or corrupt stops the run, named:
+// leaving it out would silently run its finished units again.
 std::vector<std::unique_ptr<Hdf5RunLog>> otherLogs(const std::string& folder,
                                                    const Hdf5RunLog& mine) {
   std::vector<std::unique_ptr<Hdf5RunLog>> others;
@@ -42,6 +44,9 @@ std::vector<std::unique_ptr<Hdf5RunLog>> otherLogs(const std::string& folder,
     try {
       others.push_back(std::make_unique<Hdf5RunLog>(f, Hdf5RunLog::Mode::ReadOnly));
     } catch (const std::exception&) {
+      const std::string problem =
+          logFileProblem(f, diagnoseLogFile(f), "the log of another worker");
+      if (!problem.empty()) throw std::runtime_error(problem);
     }
   }
   return others;

@@ -352,25 +352,27 @@ void launchRationalRecurrenceForward(const RationalCudaForwardArgs& a, Stream st
 void launchRationalRecurrenceBackward(const RationalCudaBackwardArgs& a, Stream stream) {
   const RationalShape sh = shapeOf(a.geometry);
   const int64_t cols = a.geometry.columns();
-  if (cols == 0) return;
-  const int threads = threadsPerBlockFor(cols);
-  withElementType(a.scalar, [&](auto tag) {
-    using T = decltype(tag);
-    const RationalInputs<T> in{static_cast<const T*>(a.u), static_cast<const T*>(a.weight),
-                               static_cast<const T*>(a.c0), a.mask_pad};
-    const RationalGradients<T> grads{static_cast<const T*>(a.c),
-                                     static_cast<const T*>(a.grad_h),
-                                     static_cast<const T*>(a.grad_last_c),
-                                     static_cast<T*>(a.grad_u),
-                                     static_cast<T*>(a.grad_c0),
-                                     static_cast<AccOf<T>*>(a.column_grads)};
-    withSemiring(a.geometry.semiring, [&](auto max_plus) {
-      constexpr bool kMaxPlus = decltype(max_plus)::value;
-      RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream,
-                      rationalBackwardKernel<T, kMaxPlus>)(in, grads, sh);
+  // An empty batch still owes the weight gradient: the batch sum below writes its zeros.
+  if (cols > 0) {
+    const int threads = threadsPerBlockFor(cols);
+    withElementType(a.scalar, [&](auto tag) {
+      using T = decltype(tag);
+      const RationalInputs<T> in{static_cast<const T*>(a.u), static_cast<const T*>(a.weight),
+                                 static_cast<const T*>(a.c0), a.mask_pad};
+      const RationalGradients<T> grads{static_cast<const T*>(a.c),
+                                       static_cast<const T*>(a.grad_h),
+                                       static_cast<const T*>(a.grad_last_c),
+                                       static_cast<T*>(a.grad_u),
+                                       static_cast<T*>(a.grad_c0),
+                                       static_cast<AccOf<T>*>(a.column_grads)};
+      withSemiring(a.geometry.semiring, [&](auto max_plus) {
+        constexpr bool kMaxPlus = decltype(max_plus)::value;
+        RECURLAB_LAUNCH(blocksFor(cols, threads), threads, stream,
+                        rationalBackwardKernel<T, kMaxPlus>)(in, grads, sh);
+      });
     });
-  });
-  throwIfLaunchFailed("the rational recurrence backward kernel");
+    throwIfLaunchFailed("the rational recurrence backward kernel");
+  }
   if (a.geometry.hasWeight())
     launchSumOverBatch(a.column_grads, a.param_grads, 3, a.geometry.batch,
                        a.geometry.hidden_size, a.scalar == CudaScalar::Double, stream);

@@ -227,11 +227,11 @@ void launchSruForward(const SruCudaForwardArgs& a, Stream stream) {
   throwIfLaunchFailed("the SRU forward kernel");
 }
 
-void launchSruBackward(const SruCudaBackwardArgs& a, Stream stream) {
+namespace {
+
+// The backward recurrence over cols = batch · columns > 0 columns; fills column_grads.
+void launchSruBackwardColumns(const SruCudaBackwardArgs& a, int64_t cols, Stream stream) {
   const SruCudaGeometry& g = a.geometry;
-  checkGeometry(g);
-  const int64_t cols = g.columns();
-  if (cols == 0) return;
   const int threads = threadsPerBlockFor(cols);
   withElementType(a.scalar, [&](auto tag) {
     using T = decltype(tag);
@@ -247,6 +247,17 @@ void launchSruBackward(const SruCudaBackwardArgs& a, Stream stream) {
         g.batch, g.hidden_size, g.outputSize(), g.skip, static_cast<AccOf<T>>(a.alpha));
   });
   throwIfLaunchFailed("the SRU backward kernel");
+}
+
+}  // namespace
+
+void launchSruBackward(const SruCudaBackwardArgs& a, Stream stream) {
+  const SruCudaGeometry& g = a.geometry;
+  checkGeometry(g);
+  const int64_t cols = g.columns();
+  if (cols > 0) launchSruBackwardColumns(a, cols, stream);
+  // Also for an empty batch: the parameter gradients are then the sum of nothing, zeros (an
+  // early return left the caller's uninitialized buffer as the gradient).
   launchSumOverBatch(a.column_grads, a.param_grads, 4, g.batch, g.outputSize(),
                      a.scalar == CudaScalar::Double, stream);
 }

@@ -315,6 +315,40 @@ TEST(EmulatedCudaKernelsTest, NgramRecurrenceMatchesCpuKernel) {
   }
 }
 
+// An empty batch: the launchers must still write the parameter gradients (zeros), which the
+// Torch glue allocates uninitialized (here: NaN, so a skipped write shows).
+TEST(EmulatedCudaKernelsTest, EmptyBatchWritesZeroParameterGradients) {
+  for (torch::Dtype dtype : {torch::kDouble, torch::kFloat}) {
+    const int64_t L = 4, d = 5;
+    kc::SruCudaBackwardArgs ba;
+    ba.geometry = {L, 0, d, false, kc::SruCudaSkip::None};
+    ba.scalar = scalarOf(dtype);
+    ba.alpha = 1.0;
+    const Tensor u = torch::zeros({L, 0, 3 * d}, dtype), wc = torch::zeros({2 * d}, dtype);
+    const Tensor gu = torch::empty_like(u), gc0 = torch::empty({0, d}, dtype);
+    const Tensor col = torch::empty({4, 0, d}, accumulatorOf(dtype));
+    const Tensor par = torch::full({4, d}, NAN, accumulatorOf(dtype));
+    ba.u = u.data_ptr(), ba.weight_c = wc.data_ptr(), ba.bias = wc.data_ptr();
+    ba.grad_u = gu.data_ptr(), ba.grad_c0 = gc0.data_ptr();
+    ba.column_grads = col.data_ptr(), ba.param_grads = par.data_ptr();
+    kc::launchSruBackward(ba, nullptr);
+    EXPECT_TRUE(torch::equal(par, torch::zeros_like(par))) << "SRU " << par;
+
+    kc::RationalCudaBackwardArgs ra;
+    ra.geometry = {L, 0, d, kc::RationalCudaPattern::F, kc::CudaSemiring::PlusTimes, false};
+    ra.scalar = scalarOf(dtype);
+    const Tensor ur = torch::zeros({L, 0, 4 * d}, dtype), w = torch::zeros({3 * d}, dtype);
+    const Tensor gur = torch::empty_like(ur), gc0r = torch::empty({0, 2 * d}, dtype);
+    const Tensor colr = torch::empty({3, 0, d}, accumulatorOf(dtype));
+    const Tensor parr = torch::full({3, d}, NAN, accumulatorOf(dtype));
+    ra.u = ur.data_ptr(), ra.weight = w.data_ptr();
+    ra.grad_u = gur.data_ptr(), ra.grad_c0 = gc0r.data_ptr();
+    ra.column_grads = colr.data_ptr(), ra.param_grads = parr.data_ptr();
+    kc::launchRationalRecurrenceBackward(ra, nullptr);
+    EXPECT_TRUE(torch::equal(parr, torch::zeros_like(parr))) << "rational F " << parr;
+  }
+}
+
 }  // namespace
 }  // namespace recurlab::kernels
 

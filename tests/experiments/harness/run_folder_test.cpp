@@ -1,0 +1,95 @@
+// RunFolder on a folder whose logs were damaged between two runs: resuming stops with an error
+// that names the file, says what is wrong and what to do, and leaves the file as it was; a
+// damaged log of another worker (shard) is reported too, not taken for a shard with nothing
+// finished (which would run its units again).
+#include "experiments/harness/run_folder.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "experiments/runtime/machine_info.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunFolderDamagedLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("recurlab-run-folder-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    options_.out_dir = dir_.string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void open(const Shard& shard = {}) {
+    RunFolder folder(options_, shard, "test", config_, 7, MachineInfo{});
+  }
+  // Runs `open` and returns the message of the std::runtime_error it must throw.
+  std::string errorOfOpen(const Shard& shard = {}) {
+    try {
+      open(shard);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "RunFolder opened a folder with a damaged log";
+    return "";
+  }
+
+  fs::path dir_;
+  RunFolderOptions options_{"toy"};
+  nlohmann::json config_ = {{"epochs", 3}};
+};
+
+TEST_F(RunFolderDamagedLogTest, ResumingFromATruncatedLogNamesItAndLeavesItAlone) {
+  open();
+  const std::string log = (dir_ / "log.h5").string();
+  fs::resize_file(log, fs::file_size(log) / 2);
+  const auto size = fs::file_size(log);
+  const std::string msg = errorOfOpen();
+  EXPECT_NE(msg.find("cannot resume: this run's log " + log + " is a corrupt HDF5 file"),
+            std::string::npos) << msg;
+  EXPECT_NE(msg.find("--force-new"), std::string::npos) << msg;
+  EXPECT_EQ(fs::file_size(log), size);  // nothing rewritten, nothing deleted
+}
+
+TEST_F(RunFolderDamagedLogTest, ResumingFromAnOverwrittenLogSaysItIsNotHdf5) {
+  open();
+  const std::string log = (dir_ / "log.h5").string();
+  {
+    std::fstream f(log, std::ios::in | std::ios::out | std::ios::binary);
+    f.write("#!/bin/sh\necho not a log\n", 25);
+  }
+  const std::string msg = errorOfOpen();
+  EXPECT_NE(msg.find(log + " is not an HDF5 file"), std::string::npos) << msg;
+}
+
+TEST_F(RunFolderDamagedLogTest, ResumingFromAnUnreadableLogSaysSo) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: chmod 000 does not deny reading";
+  open();
+  const std::string log = (dir_ / "log.h5").string();
+  fs::permissions(log, fs::perms::none);
+  const std::string msg = errorOfOpen();
+  fs::permissions(log, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_NE(msg.find(log + " is unreadable"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("chmod u+rw"), std::string::npos) << msg;
+}
+
+TEST_F(RunFolderDamagedLogTest, ACorruptLogOfAnotherShardIsReportedByName) {
+  open(Shard{1, 2});
+  const std::string other = (dir_ / "log.shard-1-of-2.h5").string();
+  fs::resize_file(other, fs::file_size(other) / 2);
+  const std::string msg = errorOfOpen(Shard{0, 2});
+  EXPECT_NE(msg.find("the log of another worker " + other + " is a corrupt HDF5 file"),
+            std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
