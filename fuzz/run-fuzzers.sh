@@ -13,7 +13,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 FUZZ_SEED="${FUZZ_SEED:-}"
 CLANGXX="${CLANGXX:-clang++}"
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset)
+((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset config)
 
 if ! command -v "$CLANGXX" >/dev/null; then
   echo "fuzz: $CLANGXX not found (apt-get install clang libclang-rt-dev); skipping" >&2
@@ -36,8 +36,9 @@ sources() {
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
     parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
     lm_corpus) echo experiments/lm/lm_corpus.cpp ;;
+    config) echo experiments/config/config_json.cpp ;;
     squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/json_document.cpp experiments/qa/squad_evaluation.cpp experiments/metrics/unicode_text.cpp ;;
-    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset" >&2
+    *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset config" >&2
        exit 2 ;;
   esac
 }
@@ -52,7 +53,8 @@ for t in "${TARGETS[@]}"; do
   for s in $(sources "$t"); do srcs+=("$ROOT/$s"); done
   bin="$FUZZ_BUILD/${t}_fuzzer"
   newest="$(ls -t "$ROOT/fuzz/${t}_fuzzer.cpp" "$ROOT/fuzz/fuzz_input_file.h" "${srcs[@]}" \
-            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/experiments/lm/lm_corpus.h "$ROOT"/experiments/qa/*.h "$bin" 2>/dev/null | head -1 || true)"
+            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/experiments/lm/lm_corpus.h "$ROOT"/experiments/qa/*.h \
+            "$ROOT"/experiments/config/*.h "$ROOT"/experiments/metrics/*.h "$ROOT"/experiments/mt/*.h "$bin" 2>/dev/null | head -1 || true)"
   if [[ ! -x "$bin" || "$newest" != "$bin" ]]; then
     echo "fuzz: building $t"
     libs=()
