@@ -13,6 +13,7 @@
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -20,15 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 
-struct TempRoot {
-  fs::path root;
-  explicit TempRoot(const std::string& name)
-      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~TempRoot() { fs::remove_all(root); }
-};
+using recurlab::testing::TempRoot;
 
 // Kills at each chosen point, then at `random_kills` random times, then runs to the end.
 void runWithKills(const std::string& program, const std::vector<std::string>& args,

@@ -18,6 +18,7 @@
 #include "experiments/log/hdf5_run_log.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -26,15 +27,7 @@ namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 using recurlab::testing::siblingBinary;
 
-struct TempRoot {
-  fs::path root;
-  explicit TempRoot(const std::string& name)
-      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~TempRoot() { fs::remove_all(root); }
-};
+using recurlab::testing::TempRoot;
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path);

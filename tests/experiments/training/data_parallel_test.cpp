@@ -17,6 +17,7 @@
 #include "experiments/training/data_parallel.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -146,15 +147,7 @@ TEST(DataParallel, RanksNeedANamedRunFolderAndRankZeroOwnsIt) {
   EXPECT_EQ(rankRunFolder(o, 1, 1).out_dir, "/tmp/run");
 }
 
-struct TempRoot {
-  fs::path root;
-  explicit TempRoot(const std::string& name)
-      : root(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~TempRoot() { fs::remove_all(root); }
-};
+using recurlab::testing::TempRoot;
 
 std::vector<std::string> toyArgs(const std::string& out, int ranks, int epochs, int examples) {
   return {"--out", out, "--threads", "1", "--nproc-per-node", std::to_string(ranks),
