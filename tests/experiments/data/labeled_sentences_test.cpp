@@ -1,6 +1,7 @@
 #include "experiments/data/labeled_sentences.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,7 +16,7 @@ namespace fs = std::filesystem;
 const std::string kShared = "../shared/data";
 
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "recurlab_labeled_sentences_test";
+  const fs::path dir = fs::temp_directory_path() / ("recurlab_labeled_sentences_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const auto path = (dir / name).string();
   std::ofstream(path) << text;
@@ -139,7 +140,7 @@ TEST(ClassificationDatasets, EveryRealDatasetUsesExactlyItsKnownClasses) {
 }
 
 TEST(ClassificationDatasets, StrayLabelOrMissingClassIsAnError) {
-  const fs::path root = fs::temp_directory_path() / "recurlab_classification_labels_test";
+  const fs::path root = fs::temp_directory_path() / ("recurlab_classification_labels_test_" + std::to_string(::getpid()));
   fs::create_directories(root / "classification");
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(root / "classification" / name) << text;

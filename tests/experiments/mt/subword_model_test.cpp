@@ -3,6 +3,7 @@
 #include "experiments/mt/subword_model.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -35,7 +36,7 @@ std::string bytesOf(const std::string& path) {
 }
 
 fs::path tempDir() {
-  const auto dir = fs::temp_directory_path() / "recurlab_subword_model_test";
+  const auto dir = fs::temp_directory_path() / ("recurlab_subword_model_test_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

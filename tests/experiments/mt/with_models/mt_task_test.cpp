@@ -4,6 +4,7 @@
 // attention maps in the log; the same seed gives bit-identical tables; a resumed run reuses the
 // stored subword model.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -25,7 +26,7 @@ const std::string kMulti30k = "../shared/data/multi30k";
 
 // train: val lines 1-160, valid: 161-180, test: 181-190 (plain text files).
 fs::path writeSlices() {
-  const auto dir = fs::temp_directory_path() / "recurlab_mt_task_test";
+  const auto dir = fs::temp_directory_path() / ("recurlab_mt_task_test_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "data");
   for (const char* lang : {"en", "de"}) {
