@@ -55,6 +55,12 @@ std::string encoderDescription(const std::string& name) {
   return it == r.entries.end() ? std::string() : it->second.description;
 }
 
+std::string encoderListing() {
+  std::string text;
+  for (const auto& name : encoderNames()) text += "  " + name + ": " + encoderDescription(name) + "\n";
+  return text;
+}
+
 std::shared_ptr<SequenceEncoder> makeEncoder(const std::string& name,
                                              const nlohmann::json& config, int64_t input_size) {
   ensureBuiltins();

@@ -32,5 +32,7 @@ std::shared_ptr<SequenceEncoder> makeEncoder(const std::string& name,
                                              const nlohmann::json& config, int64_t input_size);
 std::vector<std::string> encoderNames();
 std::string encoderDescription(const std::string& name);
+// Every registered encoder, one "  name: description" line each (for the drivers' --help).
+std::string encoderListing();
 
 }  // namespace recurlab::models

@@ -33,8 +33,7 @@ int main(int argc, char** argv) {
     auto cl = parseExperimentCommandLine(argc, argv, spec);
     if (cl.help) {
       std::cout << cl.help_text << "\nModels (config key models.<name>.encoder):\n";
-      for (const auto& name : recurlab::models::encoderNames())
-        std::cout << "  " << name << ": " << recurlab::models::encoderDescription(name) << "\n";
+      std::cout << recurlab::models::encoderListing();
       return 0;
     }
     recurlab::singleThreadedOpenBlas();

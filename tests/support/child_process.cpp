@@ -13,46 +13,14 @@
 
 namespace recurlab::testing {
 
-ChildResult runChild(const std::string& program, const std::vector<std::string>& args,
-                     const std::string& kill_at, int kill_after_ms, const std::string& output_file) {
-  std::vector<std::string> argv_strings{program};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    setpgid(0, 0);  // its own process group: a kill takes its children (the analyzer) too
-    if (kill_at.empty())
-      unsetenv("RECURLAB_KILL_AT");
-    else
-      setenv("RECURLAB_KILL_AT", kill_at.c_str(), 1);
-    const int fd = open(output_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    std::vector<char*> argv;
-    for (auto& a : argv_strings) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(program.c_str(), argv.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also here, so the group exists whichever runs first
-  if (kill_after_ms >= 0) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kill_after_ms);
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (waitpid(pid, &status, WNOHANG) == pid)
-        return {WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-                WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    kill(-pid, SIGKILL);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+namespace {
+
+ChildResult resultOf(int status) {
   return {WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
           WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
+
+}  // namespace
 
 int startChild(const std::string& program, const std::vector<std::string>& args,
                const std::vector<std::pair<std::string, std::string>>& environment,
@@ -62,7 +30,7 @@ int startChild(const std::string& program, const std::vector<std::string>& args,
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    setpgid(0, 0);
+    setpgid(0, 0);  // its own process group: a kill takes its children (the analyzer) too
     unsetenv("RECURLAB_KILL_AT");
     for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
     const int fd = open(output_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -76,8 +44,24 @@ int startChild(const std::string& program, const std::vector<std::string>& args,
     execv(program.c_str(), argv.data());
     _exit(127);
   }
-  setpgid(pid, pid);
+  setpgid(pid, pid);  // also here, so the group exists whichever runs first
   return pid;
+}
+
+ChildResult runChild(const std::string& program, const std::vector<std::string>& args,
+                     const std::string& kill_at, int kill_after_ms, const std::string& output_file) {
+  std::vector<std::pair<std::string, std::string>> environment;
+  if (!kill_at.empty()) environment.emplace_back("RECURLAB_KILL_AT", kill_at);
+  const int pid = startChild(program, args, environment, output_file);
+  if (kill_after_ms >= 0) {
+    bool finished = false;
+    const ChildResult early = waitChild(pid, kill_after_ms, finished);
+    if (finished) return early;
+    kill(-pid, SIGKILL);  // the whole group: its children (the analyzer) too
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return resultOf(status);
 }
 
 ChildResult waitChild(int pid, int timeout_ms, bool& finished) {
@@ -87,8 +71,7 @@ ChildResult waitChild(int pid, int timeout_ms, bool& finished) {
   while (std::chrono::steady_clock::now() < deadline) {
     if (waitpid(pid, &status, WNOHANG) == pid) {
       finished = true;
-      return {WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-              WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+      return resultOf(status);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
