@@ -26,6 +26,8 @@ struct Shim {
 
 const Shim& shim() {
   static const Shim loaded = [] {
+    if (const auto why = SubwordModel::unavailableReason(); !why.empty())
+      throw std::runtime_error(why);
     const std::string name = "librecurlab_sentencepiece.so";
     std::vector<std::string> candidates;
     if (const char* env = std::getenv("RECURLAB_SENTENCEPIECE_SHIM")) candidates.push_back(env);
@@ -63,6 +65,16 @@ const Shim& shim() {
 }
 
 }  // namespace
+
+std::string SubwordModel::unavailableReason() {
+#if defined(__SANITIZE_ADDRESS__)
+  return "sentencepiece subwords are not available in an AddressSanitizer build: ASan's runtime "
+         "refuses dlopen(RTLD_DEEPBIND), which keeps sentencepiece's own protobuf apart from "
+         "LibTorch's (experiments/mt/sentencepiece/sentencepiece_shim.h); use a normal build";
+#else
+  return {};
+#endif
+}
 
 struct SubwordModel::Handle {
   void* processor = nullptr;

@@ -31,6 +31,10 @@ class SubwordModel {
   static SubwordModel loadOrTrain(const std::vector<std::string>& sentences,
                                   const SubwordOptions& options, const std::string& path);
 
+  // Empty when subword models can be used in this build, else why not (an AddressSanitizer
+  // build cannot load the sentencepiece module).
+  static std::string unavailableReason();
+
   SubwordModel(SubwordModel&&) noexcept;
   SubwordModel& operator=(SubwordModel&&) noexcept;
   ~SubwordModel();

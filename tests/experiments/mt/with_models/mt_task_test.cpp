@@ -15,6 +15,7 @@
 #include "experiments/harness/runner.h"
 #include "experiments/mt/mt_task.h"
 #include "experiments/mt/parallel_corpus.h"
+#include "experiments/mt/subword_model.h"
 #include "experiments/runtime/thread_count.h"
 
 namespace fs = std::filesystem;
@@ -78,6 +79,7 @@ void runOnce(const fs::path& root, const std::string& folder) {
 
 TEST(MtTask, TrainsDecodesAndLogsEverythingTheReportNeeds) {
   if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
   recurlab::applyThreadCount(1);
   const auto root = writeSlices();
   runOnce(root, "a");
