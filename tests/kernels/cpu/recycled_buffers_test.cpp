@@ -9,9 +9,12 @@ namespace recurlab::kernels::detail {
 namespace {
 
 const auto kFloat = torch::TensorOptions().dtype(torch::kFloat);
-constexpr int64_t kBig = 3 * kMinRecycledBytes / 4;  // floats: 3x the threshold in bytes
+// Each test asks for sizes of its own (floats, multiples of the threshold), larger than any
+// buffer an earlier test of the process left free in the pool, so that none can serve them.
+constexpr int64_t kUnit = kMinRecycledBytes / 4;
 
 TEST(RecycledBuffers, AFreedBufferIsReusedAndALiveOneIsNot) {
+  constexpr int64_t kBig = 20 * kUnit;
   torch::Tensor a = recycledEmpty({kBig}, kFloat);
   ASSERT_EQ(a.sizes(), torch::IntArrayRef({kBig}));
   a.fill_(1.0f);
@@ -27,20 +30,29 @@ TEST(RecycledBuffers, AFreedBufferIsReusedAndALiveOneIsNot) {
   EXPECT_TRUE(c.is_contiguous());
 }
 
-TEST(RecycledBuffers, AViewKeepsItsBufferInUse) {
+TEST(RecycledBuffers, AViewOrAnAliasKeepsItsBufferInUse) {
+  constexpr int64_t kBig = 30 * kUnit;
   torch::Tensor a = recycledEmpty({kBig}, kFloat);
   torch::Tensor view = a.narrow(0, 10, 5);
   const void* first = a.data_ptr();
   a.reset();
   torch::Tensor b = recycledEmpty({kBig}, kFloat);
   EXPECT_NE(b.data_ptr(), first) << "a buffer seen through a live view was handed out again";
+  // detach() shares the storage but not the view's link to its base tensor: only the
+  // storage's reference count sees it.
+  torch::Tensor alias = b.detach();
+  const void* second = b.data_ptr();
+  b.reset();
+  torch::Tensor c = recycledEmpty({kBig}, kFloat);
+  EXPECT_NE(c.data_ptr(), second) << "a buffer seen through a detached alias was handed out again";
 }
 
 TEST(RecycledBuffers, ASmallerRequestFitsAFreedLargerBufferButNotAnotherDtype) {
+  constexpr int64_t kBig = 40 * kUnit;
   torch::Tensor a = recycledEmpty({2 * kBig}, kFloat);
   const void* first = a.data_ptr();
   a.reset();
-  torch::Tensor d = recycledEmpty({kBig}, kFloat.dtype(torch::kDouble));
+  torch::Tensor d = recycledEmpty({kBig / 2}, kFloat.dtype(torch::kDouble));
   EXPECT_NE(d.data_ptr(), first) << "a float buffer was handed out for doubles";
   torch::Tensor b = recycledEmpty({kBig}, kFloat);
   EXPECT_EQ(b.data_ptr(), first);
