@@ -6,9 +6,11 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <tuple>
 
+#include "kernels/cpu/recycled_buffers.h"
 #include "tests/support/gradient_check.h"
 
 namespace recurlab::kernels {
@@ -210,6 +212,51 @@ TEST(SruRecurrence, ParameterGradientsDoNotDependOnThreadCount) {
   EXPECT_TRUE(torch::equal(g1.grad_weight_c, g2.grad_weight_c));
   EXPECT_TRUE(torch::equal(g1.grad_bias, g2.grad_bias));
   EXPECT_TRUE(torch::equal(g1.grad_u, g2.grad_u));
+}
+
+// The kernel's large outputs come from recycled buffers (kernels/cpu/recycled_buffers.h): a
+// result the caller still holds must survive the next call, and a recycled buffer full of NaN
+// must not leak into a result (every element is written, pad steps included).
+TEST(SruRecurrence, RecycledOutputBuffersNeitherOverwriteHeldResultsNorLeakOldValues) {
+  Case c{true, true, true, SruSkip::ScaledInput, 1.0, true};
+  Inputs in = makeInputs(c, 40, 8, 130, torch::kFloat, false);
+  Inputs other = makeInputs(c, 40, 8, 130, torch::kFloat, false);
+  other.u = other.u * 2 + 1;
+  auto fwd = sruRecurrenceForward(in.u, in.x, in.wc, in.bias, in.c0, in.mask_c, in.mask_pad, in.opt);
+  const Tensor h_copy = fwd.h.clone(), c_copy = fwd.c.clone();
+  Tensor gh = torch::randn(fwd.h.sizes());
+  auto g1 = sruRecurrenceBackward(gh, {}, in.u, in.x, in.wc, in.bias, in.c0, fwd.c, in.mask_c,
+                                  in.mask_pad, in.opt);
+  const Tensor gu_copy = g1.grad_u.clone(), gx_copy = g1.grad_x.clone();
+  const Tensor gw_copy = g1.grad_weight_c.clone(), gb_copy = g1.grad_bias.clone();
+  // Calls on other inputs while the first results are held.
+  auto fwd2 = sruRecurrenceForward(other.u, other.x, other.wc, other.bias, other.c0,
+                                   other.mask_c, other.mask_pad, other.opt);
+  auto g2 = sruRecurrenceBackward(gh, {}, other.u, other.x, other.wc, other.bias, other.c0,
+                                  fwd2.c, other.mask_c, other.mask_pad, other.opt);
+  EXPECT_TRUE(torch::equal(fwd.h, h_copy)) << "a later call overwrote a held h";
+  EXPECT_TRUE(torch::equal(fwd.c, c_copy)) << "a later call overwrote a held c";
+  EXPECT_TRUE(torch::equal(g1.grad_u, gu_copy)) << "a later call overwrote a held dU";
+  EXPECT_TRUE(torch::equal(g1.grad_x, gx_copy)) << "a later call overwrote a held dx";
+  // Release every result, poison the freed buffers, and run the first backward again.
+  g1 = {};
+  g2 = {};
+  fwd2 = {};
+  {
+    std::vector<Tensor> poison;
+    for (int i = 0; i < 8; ++i)
+      for (const Tensor& like : {gu_copy, gx_copy})
+        poison.push_back(detail::recycledEmpty(like.sizes(), like.options())
+                             .fill_(std::numeric_limits<float>::quiet_NaN()));
+    poison.push_back(detail::recycledEmpty({4, 8, 260}, gu_copy.options().dtype(torch::kDouble))
+                         .fill_(std::numeric_limits<double>::quiet_NaN()));
+  }
+  auto again = sruRecurrenceBackward(gh, {}, in.u, in.x, in.wc, in.bias, in.c0, fwd.c,
+                                     in.mask_c, in.mask_pad, in.opt);
+  EXPECT_TRUE(torch::equal(again.grad_u, gu_copy)) << "dU differs with recycled buffers";
+  EXPECT_TRUE(torch::equal(again.grad_x, gx_copy)) << "dx differs with recycled buffers";
+  EXPECT_TRUE(torch::equal(again.grad_weight_c, gw_copy));
+  EXPECT_TRUE(torch::equal(again.grad_bias, gb_copy));
 }
 
 // ---- bad input -------------------------------------------------------------------------------

@@ -186,3 +186,44 @@ TEST(PaddedBatch, EveryRegisteredEncoderHasACase) {
 
 }  // namespace
 }  // namespace recurlab::models
+
+namespace recurlab::models {
+namespace {
+
+// The bidirectional LSTM on a padded CPU batch (its own reversal of each sequence's real steps
+// instead of ATen's packed steps, models/encoders/lstm_encoder.cpp): two layers in training
+// mode, gradients of the input and of every weight equal those of each sequence encoded alone.
+TEST(LstmEncoderPadded, BidirectionalGradientsEqualEachSequenceAlone) {
+  torch::manual_seed(24);
+  auto enc = makeEncoder("lstm", {{"layers", 2}, {"hidden", H}, {"bidirectional", true}}, IN);
+  enc->to(torch::kDouble);
+  enc->train();  // dropout 0: training mode changes nothing but the path taken
+  torch::Tensor x = torch::randn({L, B, IN}, torch::kDouble);
+  torch::Tensor pad = torch::zeros({L, B}, torch::kBool);
+  for (int64_t b = 0; b < B; ++b) pad.index_put_({Slice(kLengths[b], L), b}, true);
+  x = x.masked_fill(pad.unsqueeze(2), 50.0).requires_grad_(true);
+  const torch::Tensor w = torch::randn({L, B, enc->outputSize()}, torch::kDouble);
+  (enc->encode(x, pad, {}).features * w).sum().backward();
+  std::vector<torch::Tensor> batch_grads;
+  for (const auto& p : enc->parameters()) {
+    batch_grads.push_back(p.grad().clone());
+    p.mutable_grad().zero_();
+  }
+  torch::Tensor alone_dx = torch::zeros_like(x);
+  for (int64_t b = 0; b < B; ++b) {
+    torch::Tensor xb = x.detach().index({Slice(0, kLengths[b]), Slice(b, b + 1)}).clone();
+    xb.requires_grad_(true);
+    const torch::Tensor wb = w.index({Slice(0, kLengths[b]), Slice(b, b + 1)});
+    (enc->encode(xb, {}, {}).features * wb).sum().backward();
+    alone_dx.index_put_({Slice(0, kLengths[b]), Slice(b, b + 1)}, xb.grad());
+  }
+  EXPECT_LT(maxDifference(x.grad(), alone_dx), 1e-12) << "gradient of the input";
+  const auto params = enc->named_parameters();
+  ASSERT_EQ(params.size(), batch_grads.size());
+  for (size_t i = 0; i < params.size(); ++i)
+    EXPECT_LT(maxDifference(batch_grads[i], params[i].value().grad()), 1e-12)
+        << "gradient of " << params[i].key();
+}
+
+}  // namespace
+}  // namespace recurlab::models
