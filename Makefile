@@ -112,6 +112,7 @@ SANITIZE_BUILD ?= build-sanitize
 SANITIZE_FLAGS ?= -fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer -g1
 SANITIZE_ASAN_OPTIONS ?= detect_leaks=0:protect_shadow_gap=0:detect_odr_violation=0:abort_on_error=1
 SANITIZE_UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+SANITIZE_ENV = ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=$(SANITIZE_UBSAN_OPTIONS)
 .PHONY: test-sanitize
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Release \
@@ -121,7 +122,6 @@ test-sanitize: deps
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined"
 	# The options also for the build: gtest_discover_tests runs the test programs to list them.
-	ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=$(SANITIZE_UBSAN_OPTIONS) \
-	  cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=$(SANITIZE_ASAN_OPTIONS) UBSAN_OPTIONS=$(SANITIZE_UBSAN_OPTIONS) \
+	$(SANITIZE_ENV) cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && $(SANITIZE_ENV) \
 	  ctest --output-on-failure -j $(JOBS) -E 'FuzzLoaders|cuda_sources_compile'
