@@ -15,6 +15,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   env.addRow({"device", text("device")});
   env.addRow({"threads", text("threads")});
   env.addRow({"BLAS core", text("blas_core")});
+  env.addRow({"heap (glibc malloc)", text("heap_policy")});
   const auto gemm = run.log().attribute("/", "gemm_gflops");
   env.addRow({"GEMM GFLOP/s (float 1024³)",
               gemm && std::holds_alternative<double>(*gemm)
@@ -37,8 +38,8 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   auto& s = report.summary();
   s["experiment"] = run.experiment();
   s["run"] = run.runId();
-  for (const char* key : {"git_commit", "libtorch_version", "device", "blas_core", "start_time",
-                          "end_time"})
+  for (const char* key : {"git_commit", "libtorch_version", "device", "blas_core", "heap_policy",
+                          "start_time", "end_time"})
     s[key] = run.rootText(key);
   if (const auto t = run.log().attribute("/", "threads"); t && std::holds_alternative<int64_t>(*t))
     s["threads"] = std::get<int64_t>(*t);

@@ -1,11 +1,13 @@
 // GoogleTest entry point: fixes OpenBLAS's core choice first, like every recurlab binary.
 #include <gtest/gtest.h>
 
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
+  recurlab::retainFreedHeapMemory();
   recurlab::applyThreadCount(0);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

@@ -11,6 +11,7 @@
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/runtime/machine_info.h"
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 #include "experiments/training/data_parallel.h"
@@ -18,6 +19,7 @@
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
+  recurlab::retainFreedHeapMemory();
   using namespace recurlab::experiments;
   try {
     CommandLineSpec spec;

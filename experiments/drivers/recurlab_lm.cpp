@@ -13,6 +13,7 @@
 #include "experiments/lm/lm_config.h"
 #include "experiments/lm/lm_task.h"
 #include "experiments/runtime/machine_info.h"
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 #include "models/registry.h"
@@ -35,6 +36,7 @@ void printResultTable(const std::string& report) {
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
+  recurlab::retainFreedHeapMemory();
   using namespace recurlab::experiments;
   try {
     CommandLineSpec spec;

@@ -14,6 +14,7 @@
 #include "experiments/mt/mt_config.h"
 #include "experiments/mt/mt_task.h"
 #include "experiments/runtime/machine_info.h"
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 #include "models/seq2seq/seq2seq_model.h"
@@ -65,6 +66,7 @@ void printBleuTable(const std::string& log_path, const std::vector<std::string>&
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
+  recurlab::retainFreedHeapMemory();
   using namespace recurlab::experiments;
   try {
     CommandLineSpec spec;

@@ -12,12 +12,14 @@
 #include "experiments/qa/qa_config.h"
 #include "experiments/qa/qa_task.h"
 #include "experiments/runtime/machine_info.h"
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 #include "experiments/runtime/thread_count.h"
 #include "models/registry.h"
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);
+  recurlab::retainFreedHeapMemory();
   using namespace recurlab::experiments;
   using namespace recurlab::experiments::qa;
   try {

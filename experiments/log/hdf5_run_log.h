@@ -2,7 +2,7 @@
 // One HDF5 file per run (design.md §5), readable by h5dump/h5py. Layout conventions:
 //   /                      root attributes: experiment, command_line, config (JSON text),
 //                          git_commit, libtorch_version, device, threads, blas_core,
-//                          gemm_gflops, seed, start_time, end_time (ISO 8601 UTC)
+//                          heap_policy, gemm_gflops, seed, start_time, end_time (ISO 8601 UTC)
 //   /<group>/...           any nesting, e.g. /trials/3/seeds/1 or /variance/iid
 //   tables                 1-D extendible chunked datasets of a compound type whose fields
 //                          are float64 columns named by the caller; one row per append, the

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "experiments/runtime/heap_policy.h"
 #include "experiments/runtime/openblas_core.h"
 
 namespace recurlab {
@@ -58,6 +59,7 @@ double measureGemmGflops(const std::string& device, int n, int repeats) {
 MachineInfo collectMachineInfo(const std::string& device) {
   MachineInfo info;
   info.blas_core = openBlasCoreName();
+  info.heap_policy = heapPolicy();
   info.libtorch_version = TORCH_VERSION;
   info.threads = torch::get_num_threads();
   const torch::Device dev(device);

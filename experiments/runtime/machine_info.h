@@ -7,6 +7,7 @@ namespace recurlab {
 
 struct MachineInfo {
   std::string blas_core;         // OpenBLAS core in use (openBlasCoreName())
+  std::string heap_policy;       // glibc malloc policy in use (heapPolicy())
   double gemm_gflops = 0.0;      // measured float GEMM throughput on `device`
   std::string libtorch_version;  // TORCH_VERSION
   std::string device;            // "cpu" or "cuda:0 (<device name>)"

@@ -7,6 +7,7 @@
 
 #include "analysis/report_registry.h"
 #include "experiments/log/hdf5_run_log.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -38,7 +39,7 @@ void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& mod
 }
 
 TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
-  const fs::path dir = fs::temp_directory_path() / ("recurlab_cls_report_" + std::to_string(::getpid()));
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_report_");
   fs::remove_all(dir);
   fs::create_directories(dir);
   {
@@ -76,7 +77,7 @@ std::string readText(const fs::path& path) {
 }
 
 TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
-  const fs::path dir = fs::temp_directory_path() / ("recurlab_cls_figures_" + std::to_string(::getpid()));
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_figures_");
   fs::remove_all(dir);
   fs::create_directories(dir);
   {

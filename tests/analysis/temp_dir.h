@@ -1,10 +1,11 @@
 #pragma once
 // A fresh directory per test under the system temp folder, removed afterwards.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
+
+#include "tests/support/temp_root.h"
 
 namespace recurlab::testing {
 
@@ -12,9 +13,7 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("recurlab-" + std::string(info ? info->name() : "test") + "-" +
-             std::to_string(::getpid()));
+    path_ = perProcessTempPath("recurlab-" + std::string(info ? info->name() : "test") + "-");
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -13,6 +13,7 @@
 #include "experiments/harness/runner.h"
 #include "experiments/runtime/thread_count.h"
 #include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 struct TinyBenchmark {
   fs::path root;
   TinyBenchmark() {
-    root = fs::temp_directory_path() / ("recurlab_cls_" + std::to_string(::getpid()));
+    root = recurlab::testing::perProcessTempPath("recurlab_cls_");
     fs::remove_all(root);
     fs::create_directories(root / "data" / "classification");
     std::ofstream mr(root / "data" / "classification" / "rt-polarity.all");

@@ -1,13 +1,13 @@
 #include "experiments/data/labeled_sentences.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "experiments/data/classification_datasets.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 const std::string kShared = "../shared/data";
 
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("recurlab_labeled_sentences_test_" + std::to_string(::getpid()));
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_labeled_sentences_test_");
   fs::create_directories(dir);
   const auto path = (dir / name).string();
   std::ofstream(path) << text;
@@ -140,7 +140,7 @@ TEST(ClassificationDatasets, EveryRealDatasetUsesExactlyItsKnownClasses) {
 }
 
 TEST(ClassificationDatasets, StrayLabelOrMissingClassIsAnError) {
-  const fs::path root = fs::temp_directory_path() / ("recurlab_classification_labels_test_" + std::to_string(::getpid()));
+  const fs::path root = recurlab::testing::perProcessTempPath("recurlab_classification_labels_test_");
   fs::create_directories(root / "classification");
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(root / "classification" / name) << text;

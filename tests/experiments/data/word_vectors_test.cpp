@@ -1,11 +1,12 @@
 #include "experiments/data/word_vectors.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -15,9 +16,9 @@ namespace fs = std::filesystem;
 class WordVectorsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("recurlab-wv-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "-" + std::to_string(::getpid()));
+    dir_ = recurlab::testing::perProcessTempPath(
+        "recurlab-wv-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+        "-");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -2,7 +2,6 @@
 // processes giving the units and numbers of one process, search trials and final units
 // included (final units wait for trials of other shards: a second pass).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -10,6 +9,7 @@
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -43,7 +43,7 @@ TEST(LocalJobs, FolderIsResolvedOnceForEveryWorker) {
 TEST(LocalJobs, ThreeJobsGiveTheUnitsAndNumbersOfOneProcess) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
   if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
-  const fs::path tmp = fs::temp_directory_path() / ("recurlab_jobs_" + std::to_string(getpid()));
+  const fs::path tmp = recurlab::testing::perProcessTempPath("recurlab_jobs_");
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   auto args = [&](const std::string& out, const std::string& jobs) {

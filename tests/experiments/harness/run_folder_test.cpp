@@ -12,6 +12,7 @@
 #include <string>
 
 #include "experiments/runtime/machine_info.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -21,9 +22,9 @@ namespace fs = std::filesystem;
 class RunFolderDamagedLogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("recurlab-run-folder-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = recurlab::testing::perProcessTempPath(
+        "recurlab-run-folder-",
+        std::string("-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     options_.out_dir = dir_.string();
   }

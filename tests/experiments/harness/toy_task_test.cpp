@@ -2,7 +2,6 @@
 // search, seeds, shards, resume, a changed shard layout, every trial diverging, and the
 // report.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include "experiments/harness/runner.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/experiments/harness/toy_task.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -39,7 +39,7 @@ RunnerReport runToy(const nlohmann::json& config, const fs::path& folder, Shard 
 }
 
 struct ToyFolders {
-  fs::path root = fs::temp_directory_path() / ("recurlab_toy_" + std::to_string(::getpid()));
+  fs::path root = recurlab::testing::perProcessTempPath("recurlab_toy_");
   ToyFolders() { fs::remove_all(root); }
   ~ToyFolders() { fs::remove_all(root); }
 };
@@ -123,6 +123,7 @@ TEST(RunFolder, WritesRootAttributesResumesAndSummarises) {
   ToyFolders f;
   MachineInfo m;
   m.blas_core = "SkylakeX";
+  m.heap_policy = "retained";
   m.threads = 2;
   RunFolderOptions o("unit");
   o.results_root = f.root.string();
@@ -144,6 +145,7 @@ TEST(RunFolder, WritesRootAttributesResumesAndSummarises) {
   EXPECT_EQ(nlohmann::json::parse(log.stringAttribute("/", "config")).at("k"), 1);
   EXPECT_EQ(log.intAttribute("/", "seed"), 7);
   EXPECT_EQ(log.stringAttribute("/", "blas_core"), "SkylakeX");
+  EXPECT_EQ(log.stringAttribute("/", "heap_policy"), "retained");
   EXPECT_EQ(log.intAttribute("/", "resumed"), 1);
   EXPECT_FALSE(log.stringAttribute("/", "git_commit").empty());
   // An automatic run id never reuses a folder.

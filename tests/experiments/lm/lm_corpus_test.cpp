@@ -3,10 +3,11 @@
 #include "experiments/lm/lm_corpus.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct TempDir {
-  fs::path root = fs::temp_directory_path() / ("recurlab_lmcorpus_" + std::to_string(::getpid()));
+  fs::path root = recurlab::testing::perProcessTempPath("recurlab_lmcorpus_");
   TempDir() { fs::create_directories(root); }
   ~TempDir() { fs::remove_all(root); }
   std::string write(const std::string& name, const std::string& text) const {

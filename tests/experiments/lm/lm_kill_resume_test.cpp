@@ -3,13 +3,13 @@
 // checkpoint, not restarted from zeros (a cold restart changes the losses).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -20,7 +20,7 @@ using recurlab::testing::runChild;
 TEST(LmKillResume, SigkillMidEpochResumesToTheUninterruptedResult) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_lm");
   if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
-  const fs::path root = fs::temp_directory_path() / ("recurlab_lm_kill_" + std::to_string(::getpid()));
+  const fs::path root = recurlab::testing::perProcessTempPath("recurlab_lm_kill_");
   fs::remove_all(root);
   fs::create_directories(root);
   std::string text;

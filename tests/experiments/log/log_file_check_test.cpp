@@ -13,6 +13,7 @@
 #include <string>
 
 #include "experiments/log/hdf5_run_log.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab {
 namespace {
@@ -22,9 +23,9 @@ namespace fs = std::filesystem;
 class LogFileCheckTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("recurlab-log-check-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = recurlab::testing::perProcessTempPath(
+        "recurlab-log-check-",
+        std::string("-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     path_ = (dir_ / "log.h5").string();

@@ -2,11 +2,12 @@
 #include "experiments/mt/parallel_corpus.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
 using namespace recurlab::experiments;
@@ -16,7 +17,7 @@ namespace {
 const std::string kMulti30k = "../shared/data/multi30k";
 
 std::string temp(const std::string& name, const std::string& content) {
-  const auto dir = fs::temp_directory_path() / ("recurlab_parallel_corpus_test_" + std::to_string(::getpid()));
+  const auto dir = recurlab::testing::perProcessTempPath("recurlab_parallel_corpus_test_");
   fs::create_directories(dir);
   const auto path = (dir / name).string();
   std::ofstream(path, std::ios::binary) << content;
@@ -83,7 +84,7 @@ TEST(ParallelCorpus, MissingCorruptAndBinaryFilesAreErrorsNamingThem) {
 TEST(ParallelCorpus, PlainAndGzipFilesReadTheSame) {
   const std::string text = "Ein Hund.\nZwei Hunde.\n";
   const auto plain = temp("same.de", text);
-  const auto gz = (fs::temp_directory_path() / ("recurlab_parallel_corpus_test_" + std::to_string(::getpid())) / "same.de.gz").string();
+  const auto gz = (recurlab::testing::perProcessTempPath("recurlab_parallel_corpus_test_") / "same.de.gz").string();
   gzFile f = gzopen(gz.c_str(), "wb");
   gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
   gzclose(f);

@@ -3,13 +3,13 @@
 #include "experiments/mt/subword_model.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "experiments/mt/parallel_corpus.h"
+#include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
 using namespace recurlab::experiments;
@@ -36,7 +36,7 @@ std::string bytesOf(const std::string& path) {
 }
 
 fs::path tempDir() {
-  const auto dir = fs::temp_directory_path() / ("recurlab_subword_model_test_" + std::to_string(::getpid()));
+  const auto dir = recurlab::testing::perProcessTempPath("recurlab_subword_model_test_");
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -46,6 +46,8 @@ TEST(QaConfig, CommittedConfigsParseAndBadKeysAreNamed) {
     const auto c = QaConfig::fromJson(readJsonFile(file));
     EXPECT_EQ(c.models.size(), 2u) << file;
   }
+  const auto comparison = QaConfig::fromJson(readJsonFile("configs/qa/sru-vs-lstm.json"));
+  EXPECT_EQ(comparison.models.size(), 4u);  // the LSTM and SRUs of 3, 4 and 5 layers
   auto bad = readJsonFile("configs/qa/quick.json");
   bad["models"]["sru"]["config"]["hiden"] = 3;
   EXPECT_TRUE(testing::throwsWith([&] { QaConfig::fromJson(bad); }, "hiden"));

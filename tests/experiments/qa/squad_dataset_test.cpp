@@ -1,13 +1,13 @@
 #include "experiments/qa/squad_dataset.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "experiments/metrics/unicode_text.h"
 #include "tests/experiments/qa/squad_test_data.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -120,8 +120,7 @@ TEST(SquadDataset, SubsetRoundTripsThroughTheWriter) {
   if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
   const auto& d = squadDev();
   const std::vector<int64_t> pick = {0, 1, 500, 10569};
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("recurlab-squad-subset-" + std::to_string(::getpid()) + ".json");
+  const auto path = recurlab::testing::perProcessTempPath("recurlab-squad-subset-", ".json");
   writeSquadSubset(d, pick, path.string());
   const auto back = loadSquad(path.string());
   std::filesystem::remove(path);

@@ -2,7 +2,6 @@
 // adds no timing rows (it used to append duplicates), and another config is refused naming the
 // differing key.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +9,7 @@
 
 #include "experiments/log/hdf5_run_log.h"
 #include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 TEST(RecurlabSpeed, RerunIntoTheSameFolderAddsNoRowsAndAnotherConfigIsRefused) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_speed");
   if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
-  const fs::path root = fs::temp_directory_path() / ("recurlab_speed_" + std::to_string(::getpid()));
+  const fs::path root = recurlab::testing::perProcessTempPath("recurlab_speed_");
   fs::remove_all(root);
   fs::create_directories(root);
   const std::string out = (root / "run").string(), output = (root / "output.txt").string();

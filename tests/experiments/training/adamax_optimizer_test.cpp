@@ -5,9 +5,10 @@
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
-#include <unistd.h>
 
 #include <filesystem>
+
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -70,8 +71,7 @@ TEST(Adamax, ResumesFromSavedStateBitIdentically) {
   auto first = make();
   Adamax b(first, AdamaxOptions(0.01));
   run(b, first, 0, 3);
-  const auto file = std::filesystem::temp_directory_path() /
-                    ("recurlab_adamax_" + std::to_string(::getpid()) + ".pt");
+  const auto file = recurlab::testing::perProcessTempPath("recurlab_adamax_", ".pt");
   {
     torch::serialize::OutputArchive out;
     b.save(out);

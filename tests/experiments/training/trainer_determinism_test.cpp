@@ -7,7 +7,6 @@
 #include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -16,6 +15,7 @@
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/trainer.h"
 #include "models/registry.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -145,7 +145,7 @@ struct ThreadCountGuard {
 
 TEST(TrainerDeterminism, SameSeedGivesBitIdenticalLossesAndWeightsAtOneAndTwoThreads) {
   ThreadCountGuard restore;
-  const fs::path dir = fs::temp_directory_path() / ("recurlab_determinism_" + std::to_string(::getpid()));
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_determinism_");
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (int threads : {1, 2}) {

@@ -5,7 +5,6 @@
 #include "experiments/training/trainer.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/sparse_row_optimizer.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -65,7 +65,7 @@ struct Regression : TrainingModel {
 };
 
 struct Folder {
-  fs::path path = fs::temp_directory_path() / ("recurlab_trainer_" + std::to_string(::getpid()));
+  fs::path path = recurlab::testing::perProcessTempPath("recurlab_trainer_");
   Folder() { fs::remove_all(path); }
   ~Folder() { fs::remove_all(path); }
 };

@@ -2,16 +2,17 @@
 #include "experiments/training/unit_training.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
+
+#include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
 using namespace recurlab::experiments;
 
 TEST(UnitTraining, TrainerContextCarriesTheUnitsLogGroupCheckpointsProgressAndFingerprint) {
-  const fs::path dir = fs::temp_directory_path() / ("recurlab_unit_training_" + std::to_string(::getpid()));
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_unit_training_");
   fs::remove_all(dir);
   fs::create_directories(dir);
   {

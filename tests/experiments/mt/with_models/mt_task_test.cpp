@@ -4,7 +4,6 @@
 // attention maps in the log; the same seed gives bit-identical tables; a resumed run reuses the
 // stored subword model.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
 #include "experiments/runtime/thread_count.h"
+#include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
 using namespace recurlab::experiments;
@@ -27,7 +27,7 @@ const std::string kMulti30k = "../shared/data/multi30k";
 
 // train: val lines 1-160, valid: 161-180, test: 181-190 (plain text files).
 fs::path writeSlices() {
-  const auto dir = fs::temp_directory_path() / ("recurlab_mt_task_test_" + std::to_string(::getpid()));
+  const auto dir = recurlab::testing::perProcessTempPath("recurlab_mt_task_test_");
   fs::remove_all(dir);
   fs::create_directories(dir / "data");
   for (const char* lang : {"en", "de"}) {
