@@ -3,9 +3,10 @@
 // it sees frees) its own mapping and unmaps it on free, and trims the heap top past 128 KiB.
 // A training step allocates the same large activations and gradients every batch, so each of
 // them was paged in afresh: page faults and the kernel's zero-fill were a fifth of an SRU
-// reader epoch's perf samples; retained, its recurrent part takes 12-17% less (docs/qa.md). Every recurlab binary calls retainFreedHeapMemory() first thing in
-// main(): freed memory stays in the process for the next batch (the policy of caching
-// allocators); the peak resident size is the same, it is just not returned until exit.
+// reader epoch's perf samples; retained, its recurrent part takes 12-17% less (docs/qa.md).
+// Every recurlab binary calls retainFreedHeapMemory() at the start of main(), right after
+// ensureFastOpenBlas(): freed memory stays in the process for the next batch (the policy of
+// caching allocators); the peak resident size is the same, it is just not returned until exit.
 #include <functional>
 #include <string>
 

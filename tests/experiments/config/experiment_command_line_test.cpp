@@ -31,7 +31,7 @@ TEST(ExperimentCommandLine, SetOverridesReachNestedKeysAndParseJson) {
 }
 
 TEST(ExperimentCommandLine, ParsesOptionsAndReadsTheConfig) {
-  const auto path = (recurlab::testing::perProcessTempPath("recurlab_cli_test_", ".json")).string();
+  const auto path = recurlab::testing::perProcessTempPath("recurlab_cli_test_", ".json").string();
   std::ofstream(path) << R"({"seed": 3, "train": {"lr": 0.001}})";
   std::vector<std::string> args = {"prog", "--config", path, "--set", "train.lr=0.5",
                                    "--seed", "9", "--shard", "1/4", "--run-id", "r1",
@@ -84,7 +84,7 @@ std::vector<char*> argvOf(std::vector<std::string>& args) {
 }
 
 std::string validConfigFile() {
-  const auto path = (recurlab::testing::perProcessTempPath("recurlab_cli_valid_", ".json")).string();
+  const auto path = recurlab::testing::perProcessTempPath("recurlab_cli_valid_", ".json").string();
   std::ofstream(path) << R"({"seed": 3, "models": {"sru": {"encoder": "sru"}}, "train": {"lr": 0.001}})";
   return path;
 }
