@@ -17,7 +17,7 @@ namespace {
 
 using experiments::Hdf5RunLog;
 
-// Paper anchors (design.md §6): Kim (2014) CNN-rand (no pretrained vectors) and SRU's best
+// Paper anchors: Kim (2014) CNN-rand (no pretrained vectors) and SRU's best
 // rows (Lei et al. 2018, with word2vec). SST-5 is Kim's SST-1.
 const std::vector<std::string> kDatasetOrder = {"MR", "CR", "SUBJ", "MPQA", "TREC", "SST-2", "SST-5"};
 const std::map<std::string, double> kKimCnnRand = {{"MR", 76.1},   {"CR", 79.8},   {"SUBJ", 89.6},
@@ -163,6 +163,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
     row.push_back("");
     acc.addRow(row, ReportTable::RowKind::Published);
   }
+  report.terminalTable("Test accuracy", acc);
   report.table(acc, "accuracy",
                "Test accuracy (%), mean ± standard deviation over folds and seeds; paper rows in italics.");
 
@@ -301,7 +302,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
         for (const auto& u : trials)
           if (u.dataset == d && u.model == m) {
             auto cfg = nlohmann::json::parse(u.config, nullptr, false);
-            std::string brief = cfg.is_object() ? cfg.value("model", nlohmann::json()).dump() + " " +
+            std::string brief = cfg.is_object() ? cfg.value("config", cfg.value("model", nlohmann::json())).dump() + " " +
                                                       cfg.value("train", nlohmann::json()).dump()
                                                 : u.config;
             t.addRow({d, m, std::to_string(u.trial) + (u.trial == chosen ? " ★" : ""),

@@ -149,6 +149,7 @@ void buildLmReport(const RunReader& run, Report& report) {
       table.addRow({p.model, "", p.parameters, "", "", "", "–", {formatFixed(p.value, digits), p.value},
                     "", ""},
                    ReportTable::RowKind::Published);
+  report.terminalTable("Test " + mname + " (" + corpus + ")", table);
   report.table(table, "results",
                "Test " + mname + " at the best valid epoch, parameters, time per epoch and "
                "training symbols per second; published test numbers in italics.");

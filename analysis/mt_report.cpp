@@ -159,6 +159,8 @@ void buildMtReport(const RunReader& run, Report& report) {
     }
     bleu_table.addRow(row);
   }
+  report.terminalTable("BLEU per epoch (valid: greedy; test: as configured; sacreBLEU default)",
+                       bleu_table);
   report.table(bleu_table, "bleu_per_epoch",
                "BLEU after each epoch (sacreBLEU default: detokenized, 13a, mixed case): valid "
                "greedy, test as configured; the last row averages a window of the last epochs.");
@@ -199,6 +201,7 @@ void buildMtReport(const RunReader& run, Report& report) {
                       {fixed(kPublishedTransformerTiny), kPublishedTransformerTiny}, "–", "–", "–", "–"},
                      ReportTable::RowKind::Published);
   summary["published"]["transformer_tiny_wu2021_tokenized_lowercased_bleu"] = kPublishedTransformerTiny;
+  report.terminalTable("Final test BLEU (beam search, averaged checkpoints)", final_table);
   report.table(final_table, "test_bleu",
                "Final test BLEU (beam search, averaged checkpoints) and speed; best per column "
                "in bold; the published row in italics.");

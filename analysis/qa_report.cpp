@@ -112,6 +112,7 @@ void buildQaReport(const RunReader& run, Report& report) {
   table.addRow({"DrQA (Chen et al. 2017)", "3-layer bi-LSTM", {"69.5", 69.5}, {"78.8", 78.8}, "–", "–", "–", "–", "–", "–"}, published);
   table.addRow({"DrQA + SRU (SRU repository)", "SRU", {"70.3", 70.3}, {"79.5", 79.5}, "–", "–", "–", "–", "–", "–"}, published);
   table.addRow({"SRU (Lei et al. 2018, §4.3)", "6-layer SRU", {"71.4", 71.4}, {"80.2", 80.2}, "–", "–", "–", "–", "–", "–"}, published);
+  report.terminalTable("Dev EM / F1", table);
   report.table(table, "qa_results",
                "SQuAD v1.1 dev exact match and F1 (official evaluator); published rows in italics" +
                    std::string(offline ? "; ours on the offline protocol, not comparable" : ""));

@@ -43,6 +43,10 @@ void Report::table(const ReportTable& table, const std::string& stem, const std:
                ".csv](" + stem + ".csv))\n\n";
 }
 
+void Report::terminalTable(const std::string& title, const ReportTable& table) {
+  terminal_ += title + "\n" + table.markdown() + "\n";
+}
+
 void Report::code(const std::string& text, const std::string& language) {
   markdown_ += "```" + language + "\n" + text + (text.empty() || text.back() != '\n' ? "\n" : "") +
                "```\n\n";

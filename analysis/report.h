@@ -30,6 +30,10 @@ class Report {
   // the run's other outputs are still written.
   void figure(const Figure& figure, const std::string& stem, const std::string& caption);
 
+  // A headline table for the terminal (`recurlab_analyze --summary`, which every driver runs
+  // at the end of a run): its title and the table as Markdown. Not written into report.md.
+  void terminalTable(const std::string& title, const ReportTable& table);
+  const std::string& terminalSummary() const { return terminal_; }
   nlohmann::json& summary() { return summary_; }
   const std::string& markdown() const { return markdown_; }
   const std::vector<std::string>& files() const { return files_; }  // written so far
@@ -39,7 +43,7 @@ class Report {
   void write();
 
  private:
-  std::string run_dir_, markdown_;
+  std::string run_dir_, markdown_, terminal_;
   nlohmann::json summary_ = nlohmann::json::object();
   std::vector<std::string> files_;
 };

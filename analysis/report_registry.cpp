@@ -60,7 +60,8 @@ std::string reportDescription(const std::string& kind) {
   return it == registry().end() ? "" : it->second.description;
 }
 
-std::vector<std::string> analyzeRun(const std::string& run_dir_or_log) {
+std::vector<std::string> analyzeRun(const std::string& run_dir_or_log,
+                                    std::string* terminal_summary) {
   registerBuiltinReports();
   const RunReader run(run_dir_or_log);
   const std::string kind = run.experiment();
@@ -76,6 +77,7 @@ std::vector<std::string> analyzeRun(const std::string& run_dir_or_log) {
     writeGenericSections(run, report);
   }
   report.write();
+  if (terminal_summary) *terminal_summary = report.terminalSummary();
   return report.files();
 }
 

@@ -32,7 +32,9 @@ std::string reportDescription(const std::string& kind);
 // Regenerates report.md, figures and summary.json of one run from its log.h5 alone. Kinds
 // without a builder get the generic report (every table and array of the log). Returns the
 // files written.
-std::vector<std::string> analyzeRun(const std::string& run_dir_or_log);
+// With `terminal_summary`, also the report's headline tables for the terminal.
+std::vector<std::string> analyzeRun(const std::string& run_dir_or_log,
+                                    std::string* terminal_summary = nullptr);
 
 // Environment (root attributes) and config sections, and the summary fields every run has.
 void writeEnvironmentSection(const RunReader& run, Report& report);

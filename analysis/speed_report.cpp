@@ -1,4 +1,4 @@
-// Report of `exp_speed` (issues 3 and 6): time per forward+backward step of every model, side
+// Report of `make exp-speed`: time per forward+backward step of every model, side
 // by side; ratios are medians of per-repetition ratios (models ran round-robin, so each
 // repetition's pair saw the same machine load).
 #include <algorithm>
@@ -77,6 +77,24 @@ int findModel(const std::vector<std::string>& encoders, const std::string& name)
   return -1;
 }
 
+// Every shape's timings (one unit each, /speed/shapes/<i>/timings, in shape order) as one
+// table; a finished shape only (status written), so a run cut off mid-shape reports the rest.
+experiments::Table speedTimings(const experiments::Hdf5RunLog& log) {
+  experiments::Table all;
+  all.columns = {"study", "length", "hidden", "batch", "model", "repeat", "seconds", "kernel_bytes"};
+  if (!log.exists("/speed/shapes")) return all;
+  auto shapes = log.children("/speed/shapes");
+  std::sort(shapes.begin(), shapes.end(),
+            [](const std::string& a, const std::string& b) { return std::stol(a) < std::stol(b); });
+  for (const auto& s : shapes) {
+    const std::string group = "/speed/shapes/" + s;
+    if (!log.attribute(group, "status") || !log.exists(group + "/timings")) continue;
+    const auto t = log.readTable(group + "/timings");
+    all.rows.insert(all.rows.end(), t.rows.begin(), t.rows.end());
+  }
+  return all;
+}
+
 void buildSpeedReport(const RunReader& run, Report& report) {
   const auto& log = run.log();
   const auto models = nlohmann::json::parse(log.stringAttribute("/speed", "models"));
@@ -87,7 +105,7 @@ void buildSpeedReport(const RunReader& run, Report& report) {
   }
   const double copy_gbs = log.doubleAttribute("/speed", "copy_bandwidth_gbs");
   const bool on_gpu = run.rootText("device").rfind("cuda", 0) == 0;
-  const auto table = log.readTable("/speed/timings");
+  const auto table = speedTimings(log);
   Timings tm;
   const auto study = table.column("study"), length = table.column("length"),
              hidden = table.column("hidden"), batch = table.column("batch"),
@@ -145,6 +163,7 @@ void buildSpeedReport(const RunReader& run, Report& report) {
                 {formatNumber(ratio, 3), ratio}});
       shape_summary["median_ms"][labels[m]] = median(v) * 1e3;
     }
+    report.terminalTable("Forward + backward ms per layer at " + shapeName(key), t);
     report.table(t, "speed_l" + std::to_string(std::get<1>(key)) + "_d" +
                         std::to_string(std::get<2>(key)) + "_batch" + std::to_string(std::get<3>(key)),
                  "Forward + backward time per layer at " + shapeName(key) + ", median over " +

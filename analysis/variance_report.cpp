@@ -1,4 +1,4 @@
-// Report of `exp_variance` (issue 3): Lei et al. (2018) App. A / Figure 6 for a deep SRU and
+// Report of `make exp-variance`: Lei et al. (2018) App. A / Figure 6 for a deep SRU and
 // Gehring et al. (2017) App. A for a gated-conv stack, from the tables under /variance in log.h5.
 #include <algorithm>
 #include <cmath>

@@ -24,7 +24,7 @@ Registry& registry() {
 
 void ensureBuiltins() {
   static std::once_flag once;
-  std::call_once(once, [] { registerBuiltinEncoders(); });
+  std::call_once(once, [] { addBuiltinEncoders(registerEncoder); });
 }
 
 }  // namespace
@@ -56,7 +56,11 @@ std::string encoderDescription(const std::string& name) {
 }
 
 std::string encoderListing() {
-  std::string text;
+  std::string text =
+      "Encoders (config key models.<name>.encoder; its keys go in models.<name>.config):\n"
+      "  (dropout: on each layer's output but the last's: for sru a variational mask on the\n"
+      "  r*c part of h, as asappresearch/sru; for the others plain dropout between layers.\n"
+      "  rnn_dropout: a variational mask on each layer's input, the same in every stack.)\n";
   for (const auto& name : encoderNames()) text += "  " + name + ": " + encoderDescription(name) + "\n";
   return text;
 }

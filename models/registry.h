@@ -1,8 +1,8 @@
 #pragma once
 // Registry name -> factory for sequence encoders, so configs name models ("sru", "lstm",
-// "cnn", "qrnn", ...). Each model family adds itself in registerBuiltinEncoders()
-// (registry.cpp): explicit calls, because static registrars are dropped by the linker from
-// a static library.
+// "cnn", "qrnn", ...). The built-in families are collected on first use
+// (models/encoders/builtin_encoders.h): explicit calls, because static registrars are dropped
+// by the linker from a static library. registerEncoder adds one of your own.
 #include <nlohmann/json_fwd.hpp>
 
 #include <functional>
@@ -10,21 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "models/encoders/sequence_encoder.h"
+#include "models/encoders/encoder_entry.h"
 
 namespace recurlab::models {
-
-// `config` holds the model's own keys (e.g. {"layers": 2, "hidden": 256, "dropout": 0.5});
-// a factory rejects unknown keys and bad values with an error naming the key.
-using EncoderFactory =
-    std::function<std::shared_ptr<SequenceEncoder>(const nlohmann::json& config,
-                                                   int64_t input_size)>;
-
-struct EncoderEntry {
-  std::string name;
-  std::string description;
-  EncoderFactory factory;
-};
 
 void registerEncoder(const std::string& name, const std::string& description,
                      EncoderFactory factory);
@@ -32,7 +20,8 @@ std::shared_ptr<SequenceEncoder> makeEncoder(const std::string& name,
                                              const nlohmann::json& config, int64_t input_size);
 std::vector<std::string> encoderNames();
 std::string encoderDescription(const std::string& name);
-// Every registered encoder, one "  name: description" line each (for the drivers' --help).
+// Every registered encoder, one "  name: description" line each, under a heading naming the
+// config keys (for the drivers' --help).
 std::string encoderListing();
 
 }  // namespace recurlab::models

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine with a CUDA build of PyTorch: configures recurlab against the PyTorch wheel's
-# LibTorch (design.md §2), builds it with the CUDA kernels, runs the CUDA tests (they must run,
+# LibTorch, builds it with the CUDA kernels, runs the CUDA tests (they must run,
 # not skip), optionally the whole suite and compute-sanitizer, then the speed experiment on the
 # GPU, optionally beside the reference SRU CUDA kernel.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs, with apt-get, the Debian packages recurlab needs (design.md §2) that are missing.
+# Installs, with apt-get, the Debian packages recurlab needs that are missing.
 # Idempotent: with everything present it installs nothing. `--check` only reports, exit 1 if
 # something is missing.
 set -euo pipefail

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
       "script and data), tables (.tex, .csv) and summary.json "
       "of each run from its log.h5\nOptions");
   cli.add_options()("help,h", "show this help")("list-kinds", "list the report kinds known")(
+      "summary", "also print each report's headline tables (what the drivers show at the end of a run)")(
       "runs", po::value<std::vector<std::string>>(&runs), "run folders or log.h5 files");
   po::positional_options_description pos;
   pos.add("runs", -1);
@@ -41,10 +42,13 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const auto& run : runs) {
     try {
-      const auto files = recurlab::analysis::analyzeRun(run);
+      std::string summary;
+      const bool with_summary = vm.count("summary") > 0;
+      const auto files = recurlab::analysis::analyzeRun(run, with_summary ? &summary : nullptr);
       std::cout << run << ": wrote " << files.size() << " files";
       for (const auto& f : files) std::cout << "\n  " << f;
       std::cout << std::endl;
+      if (with_summary && !summary.empty()) std::cout << "\n" << summary << std::flush;
     } catch (const std::exception& e) {
       std::cerr << "recurlab_analyze: " << run << ": " << e.what() << "\n";
       ++failures;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "experiments/config/config_json.h"
 #include "experiments/data/classification_datasets.h"
 #include "experiments/search/search_space.h"
 #include "experiments/classification/classification_train_options.h"
@@ -11,18 +12,12 @@
 namespace recurlab::experiments {
 namespace {
 
-std::string joined(const std::vector<std::string>& xs) {
-  std::string s;
-  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // Builds the encoder and reads the train keys of one concrete config: the checks of the
 // registry factory and ClassificationTrainOptions, run before any work.
 void checkConcreteUnit(const nlohmann::json& unit, const std::string& where) {
   const auto train = ClassificationTrainOptions::fromJson(unit.at("train"), where + ".train");
   try {
-    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("model"),
+    models::makeEncoder(unit.at("encoder").get<std::string>(), unit.at("config"),
                         train.classifier.embed_dim);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ".config: " + e.what());
@@ -46,7 +41,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
   const auto all = classificationDatasetNames();
   if (json.contains("datasets")) {
     const auto& d = json.at("datasets");
-    const std::string expected = "a non-empty list of dataset names from: " + joined(all);
+    const std::string expected = "a non-empty list of dataset names from: " + joinNames(all);
     if (!d.is_array() || d.empty())
       throw std::invalid_argument("classification config: key 'datasets' = " + d.dump() +
                                   " is invalid; expected " + expected);
@@ -82,7 +77,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
     throw std::invalid_argument(
         "classification config: key 'models' must be a non-empty object of "
         "name -> {\"encoder\": <registry name>, \"config\": {...}, \"train\": {...}}; "
-        "registered encoders: " + joined(models::encoderNames()));
+        "registered encoders: " + joinNames(models::encoderNames()));
   for (auto it = json.at("models").begin(); it != json.at("models").end(); ++it) {
     const std::string where = "classification config: models." + it.key();
     JsonOptions m(it.value(), where);
@@ -91,7 +86,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
     spec.encoder = m.getString("encoder", "", models::encoderNames());
     if (spec.encoder.empty())
       throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
-                                  joined(models::encoderNames()));
+                                  joinNames(models::encoderNames()));
     spec.pooling = m.getString("pooling", "auto", {"auto", "last", "mean", "max"});
     spec.config = m.getJson("config", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
@@ -114,15 +109,12 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
 }
 
 const ClassificationModelSpec& ClassificationConfig::model(const std::string& name) const {
-  for (const auto& m : models)
-    if (m.name == name) return m;
-  throw std::invalid_argument("classification config: no model named '" + name + "'");
+  return specNamed(models, name, "classification config");
 }
 
 nlohmann::json ClassificationConfig::unitTemplate(const ClassificationModelSpec& m) const {
-  nlohmann::json train = this->train;
-  for (auto it = m.train.begin(); it != m.train.end(); ++it) train[it.key()] = it.value();
-  return {{"encoder", m.encoder}, {"pooling", m.pooling}, {"model", m.config}, {"train", train}};
+  return {{"encoder", m.encoder}, {"pooling", m.pooling}, {"config", m.config},
+          {"train", withOverrides(train, m.train)}};
 }
 
 }  // namespace recurlab::experiments

@@ -38,7 +38,7 @@ struct ClassificationConfig {
   static ClassificationConfig fromJson(const nlohmann::json& config);
 
   const ClassificationModelSpec& model(const std::string& name) const;
-  // {"encoder": ..., "pooling": ..., "model": {...}, "train": {...}} with the model's train overrides applied;
+  // {"encoder": ..., "pooling": ..., "config": {...}, "train": {...}} with the model's train overrides applied;
   // still holding its search spaces.
   nlohmann::json unitTemplate(const ClassificationModelSpec& model) const;
   bool searches() const { return trials > 1; }

@@ -57,6 +57,12 @@ nlohmann::json ClassificationTask::unitTemplate(const Unit& unit) const {
   return config_.unitTemplate(config_.model(place(unit).model));
 }
 
+std::string ClassificationTask::describe() const {
+  return std::to_string(config_.datasets.size()) + " datasets, " +
+         std::to_string(config_.models.size()) + " models, " + std::to_string(units_.size()) +
+         " units of work";
+}
+
 void ClassificationTask::checkData() {
   for (const auto& d : config_.datasets)
     checkClassificationDatasetPresent(data_dir_, classificationDataset(d));
@@ -124,7 +130,7 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
 
   torch::manual_seed(seed);  // model initialisation
   auto encoder = models::makeEncoder(unit_json.at("encoder").get<std::string>(),
-                                     unit_json.at("model"), embedding.dim);
+                                     unit_json.at("config"), embedding.dim);
   models::TextClassifierOptions head;
   head.vocab_size = embedding.vocabulary.size();
   head.embed_dim = embedding.dim;
@@ -135,7 +141,7 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   head.sparse_gradients = head_options.sparse_embedding;
   head.pooling = models::choosePooling(unit_json.value("pooling", "auto"),
                                        unit_json.at("encoder").get<std::string>(),
-                                       unit_json.at("model"));
+                                       unit_json.at("config"));
   models::TextClassifier model(head, encoder);
   int64_t parameters = 0;
   for (const auto& p : model->parameters())

@@ -1,5 +1,5 @@
 #pragma once
-// The text classification benchmark (Lei et al. 2018 §4.1 and App. B.1; design.md §6) as a
+// The text classification benchmark (Lei et al. 2018 §4.1 and App. B.1) as a
 // harness Task: only its data, folds, embeddings, head and accuracy live here; the runner
 // (experiments/harness/runner.h) and the Trainer do the rest. Units:
 //   search trials  /<dataset>/<model>/trials/<t>            (only when trials > 1)
@@ -30,10 +30,13 @@ class ClassificationTask : public Task {
   ~ClassificationTask() override;
 
   const ClassificationConfig& config() const { return config_; }
+  int64_t seed() const override { return config_.seed; }
+  std::string describe() const override;
+  bool dataParallel() const override { return true; }
 
   // Every dataset file is present (else the error says to run scripts/get-data.sh) and
   // parses; run before any work.
-  void checkData();
+  void checkData() override;
 
   std::vector<Unit> units() const override { return units_; }
   nlohmann::json unitTemplate(const Unit& unit) const override;

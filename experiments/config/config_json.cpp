@@ -121,4 +121,15 @@ void applyOverride(nlohmann::json& config, const std::string& assignment) {
   *node = value;
 }
 
+nlohmann::json withOverrides(nlohmann::json base, const nlohmann::json& overrides) {
+  for (auto it = overrides.begin(); it != overrides.end(); ++it) base[it.key()] = it.value();
+  return base;
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
 }  // namespace recurlab::experiments

@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace recurlab::experiments {
 
@@ -27,5 +29,21 @@ nlohmann::json readJsonFile(const std::string& path);
 // the assignment for a missing '=', an empty key part, a key inside a non-object, or bytes that
 // are not UTF-8.
 void applyOverride(nlohmann::json& config, const std::string& assignment);
+
+// The shared keys of a config section with one model's overrides of it: `base` with every
+// top-level key of `overrides` replaced.
+nlohmann::json withOverrides(nlohmann::json base, const nlohmann::json& overrides);
+
+// "a, b, c": the accepted names in an error message.
+std::string joinNames(const std::vector<std::string>& names);
+
+// The spec whose `name` is `name` (a config's models); throws naming `where` and the name.
+template <typename Spec>
+const Spec& specNamed(const std::vector<Spec>& specs, const std::string& name,
+                      const std::string& where) {
+  for (const auto& s : specs)
+    if (s.name == name) return s;
+  throw std::invalid_argument(where + ": no model named '" + name + "'");
+}
 
 }  // namespace recurlab::experiments

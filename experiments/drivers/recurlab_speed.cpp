@@ -1,10 +1,16 @@
-// recurlab_speed (make exp-speed): forward+backward time per layer, side by side (issues 3 and 6).
-#include "experiments/runtime/heap_policy.h"
-#include "experiments/runtime/openblas_core.h"
-#include "experiments/speed/speed_experiment.h"
+// recurlab_speed (`make exp-speed`): forward+backward time per layer, side by side (docs/gpu.md).
+#include "experiments/harness/experiment_driver.h"
+#include "experiments/speed/speed_task.h"
 
 int main(int argc, char** argv) {
-  recurlab::ensureFastOpenBlas(argc, argv);
-  recurlab::retainFreedHeapMemory();
-  return recurlab::experiments::runSpeedExperiment(argc, argv);
+  using namespace recurlab::experiments;
+  SpeedOptions options;
+  DriverSpec spec{"speed",
+      "recurlab_speed: forward+backward time per layer, every model side by side in one run (round-robin,\n"
+      "warm-up excluded, median and spread over repetitions); one unit per shape, resumed after a kill."};
+  spec.extra = [&](boost::program_options::options_description& cli) { addSpeedOptions(cli, options); };
+  spec.embeddings = false;
+  return runExperiment(argc, argv, spec, [&](const ExperimentCommandLine& cl) {
+    return std::make_unique<SpeedTask>(options, cl);
+  });
 }

@@ -1,10 +1,18 @@
-// recurlab_variance (make exp-variance): variance propagation at initialization (issue 3).
-#include "experiments/runtime/heap_policy.h"
-#include "experiments/runtime/openblas_core.h"
-#include "experiments/variance/variance_experiment.h"
+// recurlab_variance (`make exp-variance`): variance at initialization (docs/figures.md).
+#include "experiments/harness/experiment_driver.h"
+#include "experiments/variance/variance_task.h"
 
 int main(int argc, char** argv) {
-  recurlab::ensureFastOpenBlas(argc, argv);
-  recurlab::retainFreedHeapMemory();
-  return recurlab::experiments::runVarianceExperiment(argc, argv);
+  using namespace recurlab::experiments;
+  DriverSpec spec{"variance",
+      "recurlab_variance: variance propagation at initialization through a deep SRU (Lei et al. 2018,\n"
+      "App. A and Fig. 6) and a gated-conv stack (Gehring et al. 2017, App. A). --data-dir: the folder with\n"
+      "classification/rt-polarity.all (default: data, then ../shared/data); --embeddings adds the\n"
+      "'pretrained' input."};
+  spec.extra = [](boost::program_options::options_description& cli) {
+    cli.add_options()("quick", "small sizes for a smoke run (keys not set otherwise)");
+  };
+  return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
+    return std::make_unique<VarianceTask>(cl);
+  });
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/run_folder.h"
 
 namespace recurlab::experiments {

@@ -50,11 +50,11 @@ std::optional<int> exitBeforeReport(const RunnerReport& report, const Shard& sha
   return 0;
 }
 
-int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, int max_passes) {
+int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl,
+                 const std::string& folder, int max_passes) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int jobs = cl.jobs > 0 ? cl.jobs : cores;
   const int threads = cl.threads > 0 ? cl.threads : std::max(1, cores / jobs);
-  const std::string folder = runFolderPath(cl.run_folder);
   std::vector<std::string> original(argv + 1, argv + argc);
   std::cout << "--jobs " << jobs << ": " << jobs << " worker processes, " << threads
             << " thread" << (threads == 1 ? "" : "s") << " each, into " << folder << std::endl;
@@ -82,7 +82,7 @@ int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, int max
     if (waiting == 0) {
       std::cout << "--jobs: every unit finished (" << pass << " pass" << (pass == 1 ? "" : "es")
                 << ")" << std::endl;
-      const int rc = runAnalysisOf(folder);
+      const int rc = runAnalysisOf(folder, /*terminal_summary=*/true);
       if (rc == 0) std::cout << "report: " << folder << "/report.md\n";
       return 0;
     }

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/runner.h"
 
 namespace recurlab::experiments {
@@ -41,12 +41,14 @@ std::vector<std::string> localJobArguments(const std::vector<std::string>& origi
 std::optional<int> exitBeforeReport(const RunnerReport& report, const Shard& shard,
                                     const std::string& folder);
 
-// Runs the program (/proc/self/exe) as cl.jobs workers (0 = one per core) with cl.threads
+// Runs the program (/proc/self/exe) as cl.jobs workers writing into `folder` (runFolderPath of
+// cl.run_folder, chosen once by the caller) (0 = one per core) with cl.threads
 // threads each (0 = cores / jobs, at least 1), in passes until none exits kExitUnitsWaiting;
 // workers die with the parent (PR_SET_PDEATHSIG), and a run killed as a whole resumes from
 // the same command with the same --run-id. Returns the driver's exit status: 0, or 2 when a
 // worker failed (each failure named with its shard and exit status) or units still wait after
 // `max_passes` passes.
-int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, int max_passes = 4);
+int runLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl,
+                 const std::string& folder, int max_passes = 4);
 
 }  // namespace recurlab::experiments

@@ -121,7 +121,7 @@ void checkSameRun(const std::string& folder, const std::string& experiment,
       old.emplace(f, Hdf5RunLog::Mode::ReadOnly);
     } catch (const std::exception&) {
       const LogFileDiagnosis d = diagnoseLogFile(f);
-      const bool own = fs::path(f).filename() == fs::path(own_file).filename();
+      const bool own = !own_file.empty() && fs::path(f).filename() == fs::path(own_file).filename();
       const std::string problem =
           logFileProblem(f, d, own ? "cannot resume: this run's log" : "the log of another worker");
       if (!problem.empty()) throw std::runtime_error(problem);
@@ -283,7 +283,12 @@ int RunFolder::runAnalysis() const { return runAnalysisOf(path_); }
 
 std::string runFolderPath(const RunFolderOptions& options) { return chooseFolder(options); }
 
-int runAnalysisOf(const std::string& folder) {
+void checkResumableFolder(const std::string& folder, const std::string& experiment,
+                          const nlohmann::json& config, int64_t seed) {
+  checkSameRun(folder, experiment, config, seed, "");
+}
+
+int runAnalysisOf(const std::string& folder, bool terminal_summary) {
   const std::string tool = (fs::path(executableDirectory()) / "recurlab_analyze").string();
   if (!fs::exists(tool)) {
     std::cerr << "note: " << tool << " not found; build it and run `recurlab_analyze " << folder
@@ -294,8 +299,10 @@ int runAnalysisOf(const std::string& folder) {
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    std::vector<char*> args{const_cast<char*>(tool.c_str()), const_cast<char*>(folder.c_str()),
-                            nullptr};
+    std::vector<char*> args{const_cast<char*>(tool.c_str())};
+    if (terminal_summary) args.push_back(const_cast<char*>("--summary"));
+    args.push_back(const_cast<char*>(folder.c_str()));
+    args.push_back(nullptr);
     execv(tool.c_str(), args.data());
     _exit(127);
   }

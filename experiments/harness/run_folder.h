@@ -1,5 +1,5 @@
 #pragma once
-// The one run-folder API of every driver (design.md §5): results/<experiment>/<run-id>/ with
+// The one run-folder API of every driver: results/<experiment>/<run-id>/ with
 // log.h5, or one log.shard-i-of-n.h5 per shard (each process writes only its own file; the
 // analysis merges every log of the folder), checkpoints/, report.md, figures, summary.json.
 //
@@ -46,8 +46,15 @@ void addRunFolderOptions(boost::program_options::options_description& cli,
 std::string runFolderPath(const RunFolderOptions& options);
 
 // Runs `recurlab_analyze <folder>` from the directory of this executable: report.md, figures,
-// summary.json. Returns its exit status; -1 (with a note on how to run it) when it is missing.
-int runAnalysisOf(const std::string& folder);
+// summary.json; with `terminal_summary` it also prints the report's headline tables. Returns
+// its exit status; -1 (with a note on how to run it) when it is missing.
+int runAnalysisOf(const std::string& folder, bool terminal_summary = false);
+
+// Throws std::runtime_error when a log already in `folder` holds another experiment, config or
+// seed, or cannot be read (what RunFolder checks when it opens a folder, for a process that
+// writes into the folder before any worker opens its log).
+void checkResumableFolder(const std::string& folder, const std::string& experiment,
+                          const nlohmann::json& config, int64_t seed);
 
 // UTC timestamp usable as a folder name, e.g. "20261121-134425".
 std::string defaultRunId();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,34 @@ struct UnitContext {
   DataParallelGroup* data_parallel = nullptr;
 };
 
+// The life of a run, as the one driver (experiments/harness/experiment_driver.h) runs it:
+//   config checked (the task's constructor: every key of every unit, before any work)
+//   -> checkData() -> prepare(run folder) once, before any worker starts
+//   -> the runner over units() (each unit: unitTemplate -> runUnit)
+//   -> the report and its terminal summary (recurlab_analyze, from the log alone).
 class Task {
  public:
   virtual ~Task() = default;
+  // The run's root seed (config key "seed"): every unit's seeds derive from it.
+  virtual int64_t seed() const = 0;
+  // What the run holds, for the first terminal line ("3 models, 5,000 training pairs").
+  virtual std::string describe() const { return ""; }
+  // Every input file is there and readable; throws naming the file and how to fetch it.
+  virtual void checkData() {}
+  // Run-wide preparation shared by every unit (subword model, evaluation files) in the run
+  // folder. Called in the process that starts the workers before they start, then in every
+  // worker, which finds the files and loads them: each file appears atomically (written
+  // beside, then renamed), so a kill never leaves half of one.
+  virtual void prepare(const std::string& run_folder) { (void)run_folder; }
+  // Root attributes of a worker's log, written after prepare (e.g. the QA protocol).
+  virtual void describeRun(Hdf5RunLog& log) const { (void)log; }
+  // Whether one unit can train on several data-parallel ranks (--nproc-per-node).
+  virtual bool dataParallel() const { return false; }
+  // The config the run folder records and compares on resume, for a task that builds it from
+  // options and defaults (speed, variance); nullopt = the command line's config as given.
+  virtual std::optional<nlohmann::json> runConfig() const { return std::nullopt; }
+  // The device the run log records ("cpu", "cuda:0").
+  virtual std::string device() const { return "cpu"; }
   // Every unit of the run in a fixed order, all trials first (shard i/n runs index % n == i).
   virtual std::vector<Unit> units() const = 0;
   // The unit's config, possibly holding search spaces (experiments/search/search_space.h).

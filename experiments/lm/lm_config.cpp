@@ -3,24 +3,11 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "experiments/config/config_json.h"
 #include "models/json_options.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {
-namespace {
-
-nlohmann::json merged(nlohmann::json base, const nlohmann::json& overrides) {
-  for (auto it = overrides.begin(); it != overrides.end(); ++it) base[it.key()] = it.value();
-  return base;
-}
-
-std::string joined(const std::vector<std::string>& xs) {
-  std::string s;
-  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
-}  // namespace
 
 LmCorpusFiles LmCorpusSpec::files(const std::string& data_dir) const {
   LmCorpusFiles f;
@@ -130,7 +117,7 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
   if (!models.is_object() || models.empty())
     throw std::invalid_argument(
         "lm config: key 'models' must be a non-empty object of name -> {\"encoder\": <registry "
-        "name>, \"config\": {...}}; registered encoders: " + joined(models::encoderNames()));
+        "name>, \"config\": {...}}; registered encoders: " + joinNames(models::encoderNames()));
   for (auto it = models.begin(); it != models.end(); ++it) {
     const std::string where = "lm config: models." + it.key();
     JsonOptions m(it.value(), where);
@@ -139,7 +126,7 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
     spec.encoder = m.getString("encoder", "", models::encoderNames());
     if (spec.encoder.empty())
       throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
-                                  joined(models::encoderNames()));
+                                  joinNames(models::encoderNames()));
     spec.config = m.getJson("config", nlohmann::json::object());
     spec.lm = m.getJson("lm", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
@@ -154,7 +141,7 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
     const std::string where = "lm config: models." + m.name;
     const auto o = lmUnitOptions(unit, where);
     try {
-      models::makeEncoder(m.encoder, unit.at("model"), o.lm.embed_dim);
+      models::makeEncoder(m.encoder, unit.at("config"), o.lm.embed_dim);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(where + ".config: " + e.what());
     }
@@ -163,14 +150,12 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
 }
 
 const LmModelSpec& LmConfig::model(const std::string& name) const {
-  for (const auto& m : models)
-    if (m.name == name) return m;
-  throw std::invalid_argument("lm config: no model named '" + name + "'");
+  return specNamed(models, name, "lm config");
 }
 
 nlohmann::json LmConfig::unitTemplate(const LmModelSpec& m) const {
-  return {{"encoder", m.encoder}, {"model", m.config}, {"lm", merged(lm, m.lm)},
-          {"train", merged(train, m.train)}};
+  return {{"encoder", m.encoder}, {"config", m.config}, {"lm", withOverrides(lm, m.lm)},
+          {"train", withOverrides(train, m.train)}};
 }
 
 }  // namespace recurlab::experiments

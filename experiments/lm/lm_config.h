@@ -68,7 +68,7 @@ struct LmConfig {
 
   static LmConfig fromJson(const nlohmann::json& config);
   const LmModelSpec& model(const std::string& name) const;
-  // {"encoder", "model", "lm", "train"} of one model, overrides applied.
+  // {"encoder", "config", "lm", "train"} of one model, overrides applied.
   nlohmann::json unitTemplate(const LmModelSpec& model) const;
 };
 

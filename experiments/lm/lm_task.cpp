@@ -20,7 +20,7 @@ namespace recurlab::experiments {
 std::shared_ptr<LanguageModelImpl> buildLanguageModel(const nlohmann::json& unit,
                                                       const LanguageModelOptions& options,
                                                       int64_t width) {
-  nlohmann::json model = unit.at("model");
+  nlohmann::json model = unit.at("config");
   if (width > 0) model["hidden"] = width;
   auto encoder = models::makeEncoder(unit.at("encoder").get<std::string>(), model, options.embed_dim);
   return std::make_shared<LanguageModelImpl>(options, encoder);
@@ -38,6 +38,16 @@ LmTask::LmTask(LmConfig config, std::string data_dir)
     model_of_[u.group] = m.name;
     units_.push_back(u);
   }
+}
+
+std::string LmTask::describe() const {
+  std::string text = "corpus " + config_.corpus.name;
+  if (corpus_)
+    text += " (" + std::to_string(corpus_->train.size()) + " / " +
+            std::to_string(corpus_->valid.size()) + " / " + std::to_string(corpus_->test.size()) +
+            " symbols, vocabulary " + std::to_string(corpus_->size()) + ")";
+  return text + ", " + std::to_string(config_.models.size()) + " models, budget " +
+         std::to_string(config_.budget) + " parameters";
 }
 
 const LmCorpus& LmTask::corpus() {
@@ -89,7 +99,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
   log.setAttribute(g, "vocabulary", data.size());
   log.setAttribute(g, "parameters", parameters);
   log.setAttribute(g, "budget", config_.budget);
-  log.setAttribute(g, "hidden", width > 0 ? width : unit_json.at("model").value("hidden", int64_t{0}));
+  log.setAttribute(g, "hidden", width > 0 ? width : unit_json.at("config").value("hidden", int64_t{0}));
   log.setAttribute(g, "train_symbols", static_cast<int64_t>(data.train.size()));
   log.setAttribute(g, "valid_symbols", static_cast<int64_t>(data.valid.size()));
   log.setAttribute(g, "test_symbols", static_cast<int64_t>(data.test.size()));

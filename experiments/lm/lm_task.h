@@ -22,7 +22,10 @@ class LmTask : public Task {
   LmTask(LmConfig config, std::string data_dir);
 
   const LmConfig& config() const { return config_; }
+  int64_t seed() const override { return config_.seed; }
+  std::string describe() const override;
   // Loads the corpus (errors name the file; a missing file says to run scripts/get-data.sh).
+  void checkData() override { corpus(); }
   const LmCorpus& corpus();
 
   std::vector<Unit> units() const override { return units_; }

@@ -1,5 +1,5 @@
 #pragma once
-// One HDF5 file per run (design.md §5), readable by h5dump/h5py. Layout conventions:
+// One HDF5 file per run, readable by h5dump/h5py. Layout conventions:
 //   /                      root attributes: experiment, command_line, config (JSON text),
 //                          git_commit, libtorch_version, device, threads, blas_core,
 //                          heap_policy, gemm_gflops, seed, start_time, end_time (ISO 8601 UTC)

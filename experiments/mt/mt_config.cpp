@@ -1,10 +1,11 @@
 #include "experiments/mt/mt_config.h"
 
-#include <set>
 #include <stdexcept>
 
+#include "experiments/config/config_json.h"
 #include "experiments/mt/mt_train_options.h"
 #include "models/json_options.h"
+#include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -63,46 +64,50 @@ MtConfig MtConfig::fromJson(const nlohmann::json& json) {
   c.train = j.getJson("train", nlohmann::json::object());
   c.decode = j.getJson("decode", nlohmann::json::object());
   const auto models = j.getJson("models", nlohmann::json());
-  if (!models.is_array() || models.empty())
-    throw std::invalid_argument(where + ": key 'models' must be a non-empty list of "
-                                "{\"name\", \"model\", \"config\", \"train\"}");
-  std::set<std::string> names;
-  for (size_t i = 0; i < models.size(); ++i) {
-    const std::string at = where + ".models[" + std::to_string(i) + "]";
-    JsonOptions m(models[i], at);
+  const auto known = models::seq2seqModelNames();
+  if (!models.is_object() || models.empty())
+    throw std::invalid_argument(where + ": key 'models' must be a non-empty object of name -> "
+                                "{\"model\": <registry name>, \"config\": {...}, \"train\": "
+                                "{...}}; registered models: " + joinNames(known));
+  for (auto it = models.begin(); it != models.end(); ++it) {
+    const std::string at = where + ": models." + it.key();
+    JsonOptions m(it.value(), at);
     MtModelSpec spec;
-    spec.model = m.getString("model", "");
-    if (spec.model.empty()) throw std::invalid_argument(at + ": key 'model' (a registry name) is missing");
-    spec.name = m.getString("name", spec.model);
+    spec.name = it.key();
+    spec.model = m.getString("model", "", known);
+    if (spec.model.empty())
+      throw std::invalid_argument(at + ": key 'model' is missing; expected one of " + joinNames(known));
     spec.config = m.getJson("config", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
     m.finish();
     if (!spec.config.is_object() || !spec.train.is_object())
-      throw std::invalid_argument(at + ": 'config' and 'train' must be objects");
-    if (!names.insert(spec.name).second)
-      throw std::invalid_argument(at + ": the name '" + spec.name + "' is used twice");
+      throw std::invalid_argument(at + ": keys 'config' and 'train' must be objects");
     c.models.push_back(spec);
   }
   j.finish();
-  // Check every unit's train and decode keys now, not hours into the run.
+  // Every key of every unit checked now, before the data and the subword model: the train
+  // and decode keys, and each model's by building it (at the configured vocabulary size).
   for (const auto& m : c.models) {
     const auto unit = c.unitTemplate(m);
-    MtTrainOptions::fromJson(unit.at("train"), where + " model '" + m.name + "' train");
+    const std::string at = where + ": models." + m.name;
+    MtTrainOptions::fromJson(unit.at("train"), at + ".train");
+    try {
+      models::makeSeq2SeqModel(m.model, m.config, c.vocabulary_size, {0, 1, 2, 3});
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(at + ".config: " + e.what());
+    }
   }
   MtDecodeOptions::fromJson(c.decode, where + ".decode");
   return c;
 }
 
 const MtModelSpec& MtConfig::model(const std::string& name) const {
-  for (const auto& m : models)
-    if (m.name == name) return m;
-  throw std::invalid_argument("mt config: no model named '" + name + "'");
+  return specNamed(models, name, "mt config");
 }
 
 nlohmann::json MtConfig::unitTemplate(const MtModelSpec& m) const {
-  auto train_keys = train;
-  for (const auto& [key, value] : m.train.items()) train_keys[key] = value;
-  return {{"model", m.model}, {"config", m.config}, {"train", train_keys}, {"decode", decode}};
+  return {{"model", m.model}, {"config", m.config}, {"train", withOverrides(train, m.train)},
+          {"decode", decode}};
 }
 
 }  // namespace recurlab::experiments

@@ -10,7 +10,8 @@
 //   decode:    beam, alpha, max_length_a, max_length_b, test_every_epoch (beam | greedy |
 //              none), average_last (checkpoints averaged for the final test), batch_sentences,
 //              attention_sentence (the test sentence whose attention maps are kept)
-//   models:    [{"name", "model" (registry name), "config" {...}, "train" {...overrides}}]
+//   models:    name -> {"model": registry name, "config": {...}, "train": {...overrides}}
+//              (every model's keys are checked by building it, before any data is read)
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -20,7 +21,7 @@
 namespace recurlab::experiments {
 
 struct MtModelSpec {
-  std::string name;       // label in the log and the report
+  std::string name;       // its key in "models": label in the log and the report
   std::string model;      // makeSeq2SeqModel name
   nlohmann::json config;  // the model's keys
   nlohmann::json train;   // overrides of the shared train keys

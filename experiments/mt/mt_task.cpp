@@ -47,7 +47,7 @@ std::string MtTask::dataPath(const std::string& file) const {
   return (std::filesystem::path(data_dir_) / file).string();
 }
 
-void MtTask::checkData() const {
+void MtTask::checkData() {
   for (const auto* pair : {&config_.train_files, &config_.valid_files, &config_.test_files})
     for (const auto* file : {&pair->source, &pair->target})
       if (!std::filesystem::is_regular_file(dataPath(*file)))
@@ -56,7 +56,13 @@ void MtTask::checkData() const {
                                  "own parallel files in the config's data.train/valid/test)");
 }
 
-void MtTask::prepare(const std::string& subword_model_path) {
+std::string MtTask::describe() const {
+  return std::to_string(config_.models.size()) + " models";
+}
+
+void MtTask::prepare(const std::string& run_folder) {
+  const std::string subword_model_path =
+      (std::filesystem::path(run_folder) / "subwords" / "joint.model").string();
   const auto policy = config_.empty_lines == "error" ? EmptyLinePolicy::Error : EmptyLinePolicy::Skip;
   auto load = [&](const MtFilePair& files) {
     return loadParallelCorpus(dataPath(files.source), dataPath(files.target), policy);
@@ -113,6 +119,12 @@ void MtTask::prepare(const std::string& subword_model_path) {
   held_out(valid, config_.max_valid_pairs, data_.valid, data_.valid_references, nullptr);
   held_out(test, config_.max_test_pairs, data_.test, data_.test_references, &data_.test_sources);
   if (data_.train.empty()) throw std::runtime_error("no training pairs left after filtering");
+  std::cout << "data: " << data_.train.size() << " training pairs (of " << counts_.train_lines
+            << " lines; " << counts_.train_empty << " empty, " << counts_.train_too_long
+            << " over " << config_.max_length << " subwords, " << counts_.train_subset_dropped
+            << " outside the subset), " << data_.valid.size() << " valid, " << data_.test.size()
+            << " test; subwords: " << subwords_->size() << " (" << config_.subword_type << ", "
+            << subwords_->path() << ")" << std::endl;
 }
 
 nlohmann::json MtTask::unitTemplate(const Unit& unit) const {

@@ -1,5 +1,5 @@
 #pragma once
-// Machine translation (Lei et al. 2018 App. B.3; design.md §6) as a harness Task: one unit
+// Machine translation (Lei et al. 2018 App. B.3) as a harness Task: one unit
 // per model (/<model name>), each trained by the one Trainer on the same data and joint
 // subwords. Per epoch the Trainer's table holds train loss and NLL, valid loss, perplexity and
 // greedy BLEU, test BLEU and decoding speed; after training the unit averages its last k epoch
@@ -32,11 +32,13 @@ class MtTask : public Task {
 
   const MtConfig& config() const { return config_; }
   std::string dataPath(const std::string& file) const;  // relative to the data folder
+  int64_t seed() const override { return config_.seed; }
+  std::string describe() const override;
   // Every file is present (else the error says to run scripts/get-data.sh multi30k).
-  void checkData() const;
-  // Loads the corpora, trains the joint subword model into `subword_model_path` (or reuses
-  // the one there) and encodes everything. Before runTask.
-  void prepare(const std::string& subword_model_path);
+  void checkData() override;
+  // Loads the corpora, trains the joint subword model into <run_folder>/subwords/joint.model
+  // (or loads the one there) and encodes everything. Before the units.
+  void prepare(const std::string& run_folder) override;
   const TranslationData& data() const { return data_; }
   const TranslationDataCounts& counts() const { return counts_; }
   const SubwordModel& subwords() const { return *subwords_; }

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+
+#include <unistd.h>
 #include <stdexcept>
 #include <utility>
 
@@ -123,13 +125,14 @@ SubwordModel SubwordModel::train(const std::vector<std::string>& sentences,
   }
   for (const auto& s : sentences) text.push_back(s.c_str());
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  const std::string temporary = path + ".part";
+  // Atomic: a killed run never leaves half a model, and two processes never write one file.
+  const std::string temporary = path + ".part-" + std::to_string(::getpid());
   char error[kErrorSize] = "";
   if (shim().train(text.data(), text.size(), keys.data(), values.data(), keys.size(),
                    static_cast<unsigned>(options.seed), temporary.c_str(), error, sizeof error) != 0)
     throw std::runtime_error("training the subword model (" + options.type + ", vocabulary " +
                              std::to_string(options.vocabulary_size) + ") failed: " + error);
-  std::filesystem::rename(temporary, path);  // atomic: a killed run never leaves half a model
+  std::filesystem::rename(temporary, path);
   return load(path);
 }
 

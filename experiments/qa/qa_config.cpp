@@ -2,17 +2,12 @@
 
 #include <stdexcept>
 
+#include "experiments/config/config_json.h"
 #include "models/json_options.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments::qa {
 namespace {
-
-nlohmann::json merged(const nlohmann::json& base, const nlohmann::json& over) {
-  nlohmann::json out = base;
-  for (auto it = over.begin(); it != over.end(); ++it) out[it.key()] = it.value();
-  return out;
-}
 
 QaReaderOptions readReader(const nlohmann::json& json, const std::string& where) {
   JsonOptions j(json, where);
@@ -75,8 +70,15 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
     e.encoder = m.getString("encoder", "", models::encoderNames());
     if (e.encoder.empty()) throw std::invalid_argument(where + ": key 'encoder' is missing");
     e.config = m.getJson("config", nlohmann::json::object());
+    if (it.value().contains("layers"))
+      throw std::invalid_argument(where + ": key 'layers' belongs in 'config' (config.layers: the "
+                                  "encoder's layers; with concat_layers, the one-layer encoders "
+                                  "stacked and concatenated)");
     e.concat_layers = m.getBool("concat_layers", false);
-    e.layers = m.getInt("layers", 1, 1, 64);
+    if (e.concat_layers) {
+      JsonOptions layers(e.config, where + ".config");
+      e.layers = layers.getInt("layers", 1, 1, 64);
+    }
     e.layer_dropout = m.getDouble("layer_dropout", 0.0, 0.0, 0.99);
     spec.reader = m.getJson("reader", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
@@ -103,21 +105,20 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
 }
 
 QaReaderOptions QaConfig::readerOptions(const QaModelSpec& m) const {
-  return readReader(merged(reader, m.reader), "qa config: models." + m.name + ".reader");
+  return readReader(withOverrides(reader, m.reader), "qa config: models." + m.name + ".reader");
 }
 
 QaTrainOptions QaConfig::trainOptions(const QaModelSpec& m) const {
-  return readTrain(merged(train, m.train), "qa config: models." + m.name + ".train");
+  return readTrain(withOverrides(train, m.train), "qa config: models." + m.name + ".train");
 }
 
 nlohmann::json QaConfig::unitJson(const QaModelSpec& m) const {
   return {{"encoder", m.encoder.encoder},
           {"config", m.encoder.config},
           {"concat_layers", m.encoder.concat_layers},
-          {"layers", m.encoder.layers},
           {"layer_dropout", m.encoder.layer_dropout},
-          {"reader", merged(reader, m.reader)},
-          {"train", merged(train, m.train)}};
+          {"reader", withOverrides(reader, m.reader)},
+          {"train", withOverrides(train, m.train)}};
 }
 
 }  // namespace recurlab::experiments::qa

@@ -8,7 +8,9 @@
 //   reader: embed_dim, embed_dropout, output_dropout, tune_top, min_count, max_span
 //   train:  the Trainer's keys (optimizer_options.h, trainer_options.h) and batch_size
 //   models: name -> {"encoder": registry name, "config": {...}, "concat_layers": bool,
-//           "layers": n, "layer_dropout": p, "reader": {...}, "train": {...}} (overrides)
+//           "layer_dropout": p, "reader": {...}, "train": {...}} (overrides); with
+//           concat_layers, config.layers one-layer encoders are stacked and their outputs
+//           concatenated (DrQA's reader), layer_dropout on each one's input
 #include <nlohmann/json.hpp>
 
 #include <cstdint>

@@ -3,6 +3,8 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+
+#include <unistd.h>
 #include <iostream>
 #include <set>
 #include <stdexcept>
@@ -60,7 +62,7 @@ QaTask::QaTask(QaConfig config, std::string data_dir)
 
 QaTask::~QaTask() = default;
 
-void QaTask::loadData() {
+void QaTask::checkData() {
   const std::string dev_path = data_dir_ + "/squad/dev-v1.1.json";
   const std::string train_path = data_dir_ + "/squad/train-v1.1.json";
   if (!fs::exists(dev_path))
@@ -107,8 +109,27 @@ void QaTask::loadData() {
     throw std::runtime_error("embeddings: " + config_.embeddings + " not found (GloVe text expected)");
 }
 
-void QaTask::writeEvalData(const std::string& run_dir) {
-  writeSquadSubset(*dev_data_, split_.dev, run_dir + "/eval-data.json");
+std::string QaTask::describe() const {
+  return "protocol " + split_.protocol +
+         (split_.protocol == "offline"
+              ? " (article-disjoint split of dev-v1.1.json; not comparable with published numbers)"
+              : std::string()) +
+         ", " + std::to_string(split_.train.size()) + " training and " +
+         std::to_string(split_.dev.size()) + " dev questions, " +
+         std::to_string(config_.models.size()) + " models";
+}
+
+void QaTask::prepare(const std::string& run_folder) {
+  run_dir_ = run_folder;
+  const std::string eval_data = run_folder + "/eval-data.json";
+  if (fs::exists(eval_data)) return;
+  const std::string part = eval_data + ".part-" + std::to_string(::getpid());
+  writeSquadSubset(*dev_data_, split_.dev, part);
+  fs::rename(part, eval_data);  // atomic: readers never see half a file
+}
+
+void QaTask::describeRun(Hdf5RunLog& log) const {
+  log.setAttribute("/", "protocol", split_.protocol);
 }
 
 std::vector<Unit> QaTask::units() const {

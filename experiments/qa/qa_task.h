@@ -34,13 +34,16 @@ class QaTask : public Task {
   QaTask(QaConfig config, std::string data_dir);
   ~QaTask() override;
 
+  int64_t seed() const override { return config_.seed; }
+  std::string describe() const override;
   // Loads the data (errors name the file and say how to get it), picks the protocol, writes
   // nothing. Run before any work.
-  void loadData();
-  // The evaluated dev questions as a SQuAD file (eval-data.json); predictions of each unit go
-  // beside it as predictions-<model>.json.
-  void writeEvalData(const std::string& run_dir);
-  void setRunDirectory(std::string dir) { run_dir_ = std::move(dir); }
+  void checkData() override;
+  // The evaluated dev questions as a SQuAD file (<run_folder>/eval-data.json, written once);
+  // predictions of each unit go beside it as predictions-<model>.json.
+  void prepare(const std::string& run_folder) override;
+  // The root attribute "protocol" (official or offline).
+  void describeRun(Hdf5RunLog& log) const override;
   const QaSplit& split() const { return split_; }
 
   std::vector<Unit> units() const override;

@@ -1,5 +1,5 @@
 #pragma once
-// What every run log records about the machine it ran on (design.md §2, §5), so that timings
+// What every run log records about the machine it ran on, so that timings
 // and ratios can be read against the machine's floor.
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Search spaces inside a JSON config (design.md §5): any value may be one of
+// Search spaces inside a JSON config: any value may be one of
 //   {"loguniform": [a, b]}  0 < a <= b, sampled as exp(U(log a, log b))
 //   {"uniform": [a, b]}     a <= b
 //   {"int": [a, b]}         integers a <= b, both ends included

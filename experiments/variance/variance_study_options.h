@@ -1,5 +1,5 @@
 #pragma once
-// Options of the variance-at-initialization study (issue 3; Lei et al. 2018, App. A and
+// Options of the variance-at-initialization study (Lei et al. 2018, App. A and
 // Gehring et al. 2017, App. A), read from the driver's JSON config with every key checked.
 #include <nlohmann/json_fwd.hpp>
 

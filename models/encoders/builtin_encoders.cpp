@@ -2,14 +2,14 @@
 
 namespace recurlab::models {
 
-void registerBuiltinEncoders() {
-  registerSruEncoders();
-  registerLstmEncoders();
-  registerQrnnEncoders();
-  registerRationalEncoders();
-  registerSelfIruEncoders();
-  registerGatedConvEncoders();
-  registerCnnEncoders();
+void addBuiltinEncoders(const EncoderSink& add) {
+  addSruEncoders(add);
+  addLstmEncoders(add);
+  addQrnnEncoders(add);
+  addRationalEncoders(add);
+  addSelfIruEncoders(add);
+  addGatedConvEncoders(add);
+  addCnnEncoders(add);
 }
 
 }  // namespace recurlab::models

@@ -1,15 +1,18 @@
 #pragma once
-// One registration function per model family; registerBuiltinEncoders() calls them all.
+// One function per model family adding its encoders to a sink; addBuiltinEncoders calls
+// them all (the registry does, on first use).
+#include "models/encoders/encoder_entry.h"
+
 namespace recurlab::models {
 
-void registerSruEncoders();
-void registerLstmEncoders();
-void registerQrnnEncoders();
-void registerRationalEncoders();
-void registerSelfIruEncoders();
-void registerGatedConvEncoders();
-void registerCnnEncoders();
+void addSruEncoders(const EncoderSink& add);
+void addLstmEncoders(const EncoderSink& add);
+void addQrnnEncoders(const EncoderSink& add);
+void addRationalEncoders(const EncoderSink& add);
+void addSelfIruEncoders(const EncoderSink& add);
+void addGatedConvEncoders(const EncoderSink& add);
+void addCnnEncoders(const EncoderSink& add);
 
-void registerBuiltinEncoders();
+void addBuiltinEncoders(const EncoderSink& add);
 
 }  // namespace recurlab::models

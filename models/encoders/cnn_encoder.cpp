@@ -1,11 +1,10 @@
-// Registers "cnn": Kim (2014)'s sentence CNN as a SequenceEncoder. One Conv1d per window
+// Adds "cnn": Kim (2014)'s sentence CNN as a SequenceEncoder. One Conv1d per window
 // width, ReLU; the classifier head max-pools over time. Looks ahead (not causal), carries no
 // state.
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
-#include "models/registry.h"
 
 namespace recurlab::models {
 namespace {
@@ -52,8 +51,8 @@ class CnnEncoder : public SequenceEncoder {
 
 }  // namespace
 
-void registerCnnEncoders() {
-  registerEncoder(
+void addCnnEncoders(const EncoderSink& add) {
+  add(
       "cnn", "Kim (2014) sentence CNN: one convolution per window width, ReLU, max over "
              "time; keys: widths (default [3,4,5]), maps (default 100)",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {

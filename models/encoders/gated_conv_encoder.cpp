@@ -1,11 +1,10 @@
-// Registers "gated_conv": a stack of ConvS2S gated convolution blocks (Gehring et al., 2017) as
+// Adds "gated_conv": a stack of ConvS2S gated convolution blocks (Gehring et al., 2017) as
 // an encoder.
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
 #include "models/layers/gated_conv_block.h"
-#include "models/registry.h"
 
 namespace recurlab::models {
 namespace {
@@ -59,8 +58,8 @@ class GatedConvEncoder : public SequenceEncoder {
 
 }  // namespace
 
-void registerGatedConvEncoders() {
-  registerEncoder(
+void addGatedConvEncoders(const EncoderSink& add) {
+  add(
       "gated_conv",
       "ConvS2S gated convolution blocks (Gehring et al., 2017); keys: width (2|3), layers, "
       "hidden, dropout, causal (false: centred windows; true: each step sees itself and the "

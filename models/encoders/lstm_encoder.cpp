@@ -1,9 +1,8 @@
-// Registers "lstm": torch::nn::LSTM as a SequenceEncoder (cuDNN's on a GPU).
+// Adds "lstm": torch::nn::LSTM as a SequenceEncoder (cuDNN's on a GPU).
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
-#include "models/registry.h"
 
 namespace recurlab::models {
 namespace {
@@ -133,8 +132,8 @@ class LstmEncoder : public SequenceEncoder {
 
 }  // namespace
 
-void registerLstmEncoders() {
-  registerEncoder(
+void addLstmEncoders(const EncoderSink& add) {
+  add(
       "lstm", "LSTM baseline (torch::nn::LSTM); keys: layers, hidden, bidirectional, dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'lstm'");

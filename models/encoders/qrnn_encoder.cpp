@@ -1,16 +1,15 @@
-// Registers "qrnn": a multi-layer QRNN (window 1 or 2, fo- or f-pooling, zoneout).
+// Adds "qrnn": a multi-layer QRNN (window 1 or 2, fo- or f-pooling, zoneout).
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
 #include "models/layers/qrnn_layer.h"
 #include "models/encoders/recurrent_stack.h"
-#include "models/registry.h"
 
 namespace recurlab::models {
 
-void registerQrnnEncoders() {
-  registerEncoder(
+void addQrnnEncoders(const EncoderSink& add) {
+  add(
       "qrnn", "QRNN stack (Bradbury et al. 2017); keys: layers, hidden, window (1|2), "
               "pooling ('fo'|'f'), zoneout, dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {

@@ -1,4 +1,4 @@
-// Registers the rational recurrences of Peng et al. (2018), App. D and the n-gram RCNN of
+// Adds the rational recurrences of Peng et al. (2018), App. D and the n-gram RCNN of
 // Proposition 12: "rrnn_b", "rrnn_bmp" (max-plus), "rrnn_c", "rrnn_f", "ngram".
 #include <torch/torch.h>
 
@@ -7,7 +7,6 @@
 #include "models/layers/ngram_rcnn_layer.h"
 #include "models/layers/rational_rnn_layer.h"
 #include "models/encoders/recurrent_stack.h"
-#include "models/registry.h"
 
 namespace recurlab::models {
 namespace {
@@ -22,9 +21,9 @@ RecurrentStackOptions readStack(JsonOptions& j) {
   return s;
 }
 
-void registerRational(const std::string& name, const std::string& what,
+void addRational(const EncoderSink& add, const std::string& name, const std::string& what,
                       kernels::RationalPattern pattern, kernels::Semiring semiring) {
-  registerEncoder(
+  add(
       name, what + "; " + kStackKeys,
       [name, pattern, semiring](const nlohmann::json& config,
                                 int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
@@ -43,18 +42,18 @@ void registerRational(const std::string& name, const std::string& what,
 
 }  // namespace
 
-void registerRationalEncoders() {
+void addRationalEncoders(const EncoderSink& add) {
   using kernels::RationalPattern;
   using kernels::Semiring;
-  registerRational("rrnn_b", "RRNN(B), Peng et al. (2018), eq. 23", RationalPattern::B,
+  addRational(add, "rrnn_b", "RRNN(B), Peng et al. (2018), eq. 23", RationalPattern::B,
                    Semiring::PlusTimes);
-  registerRational("rrnn_bmp", "RRNN(B)m+ (max-plus semiring), Peng et al. (2018), eq. 24",
+  addRational(add, "rrnn_bmp", "RRNN(B)m+ (max-plus semiring), Peng et al. (2018), eq. 24",
                    RationalPattern::B, Semiring::MaxPlus);
-  registerRational("rrnn_c", "RRNN(C), Peng et al. (2018), eq. 25", RationalPattern::C,
+  addRational(add, "rrnn_c", "RRNN(C), Peng et al. (2018), eq. 25", RationalPattern::C,
                    Semiring::PlusTimes);
-  registerRational("rrnn_f", "RRNN(F), Peng et al. (2018), eq. 26 (26g fixed)", RationalPattern::F,
+  addRational(add, "rrnn_f", "RRNN(F), Peng et al. (2018), eq. 26 (26g fixed)", RationalPattern::F,
                    Semiring::PlusTimes);
-  registerEncoder(
+  add(
       "ngram",
       "n-gram RCNN, Peng et al. (2018), Prop. 12; keys: n (1-4), layers, hidden, output_gate, "
       "dropout, rnn_dropout",

@@ -1,16 +1,15 @@
-// Registers "self_iru": a stack of autoregressive Self-IRU layers (Zhang et al., 2021).
+// Adds "self_iru": a stack of autoregressive Self-IRU layers (Zhang et al., 2021).
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
 #include "models/encoders/recurrent_stack.h"
-#include "models/registry.h"
 #include "models/layers/self_iru.h"
 
 namespace recurlab::models {
 
-void registerSelfIruEncoders() {
-  registerEncoder(
+void addSelfIruEncoders(const EncoderSink& add) {
+  add(
       "self_iru",
       "Self-IRU stack (Zhang et al., 2021), 2^(depth+1)-1 cells per layer; keys: depth, layers, "
       "hidden, dropout, rnn_dropout",

@@ -1,9 +1,8 @@
-// Registers "sru": a multi-layer SRU as a SequenceEncoder.
+// Adds "sru": a multi-layer SRU as a SequenceEncoder.
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
 #include "models/json_options.h"
-#include "models/registry.h"
 #include "models/layers/sru.h"
 
 namespace recurlab::models {
@@ -41,8 +40,8 @@ class SruEncoder : public SequenceEncoder {
 
 }  // namespace
 
-void registerSruEncoders() {
-  registerEncoder(
+void addSruEncoders(const EncoderSink& add) {
+  add(
       "sru", "Simple Recurrent Unit stack (Lei et al., 2018); keys: layers, hidden, "
              "bidirectional, dropout, rnn_dropout, highway_bias, rescale, projection, layer_norm, "
              "normalize_after",

@@ -1,5 +1,5 @@
 #pragma once
-// One gated convolutional block of ConvS2S (Gehring et al., 2017; design.md §3), time-major:
+// One gated convolutional block of ConvS2S (Gehring et al., 2017, §3), time-major:
 //
 //   x (L, B, c_in) -> dropout(retain p) -> Conv1d over time, width k, c_in -> 2·c_out
 //     -> GLU: a ⊙ σ(b) with [a | b] the two channel halves -> y (L, B, c_out)

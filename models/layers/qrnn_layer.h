@@ -1,5 +1,5 @@
 #pragma once
-// One QRNN layer (Bradbury et al. 2017; design.md §3): a masked convolution of window 1 or 2
+// One QRNN layer (Bradbury et al. 2017): a masked convolution of window 1 or 2
 // as one matmul, U = [x_t, x_{t-1}]·W + b with [z, f, o] interleaved per unit, then the fused
 // fo- or f-pooling (kernels/cpu/qrnn_pooling.h; paper convention for f).
 // Zoneout on f: in training an element-wise Bernoulli(1 - p) mask per step multiplies 1 - f

@@ -1,5 +1,5 @@
 #pragma once
-// The autoregressive Self-IRU unit (Zhang et al., 2021; design.md §3 describes the official code's
+// The autoregressive Self-IRU unit (Zhang et al., 2021, App. A; as in the official code's
 // structure). A cell of recursion depth ℓ (root ℓ = 1, leaves ℓ = L + 1):
 //   [z, f̂, ô]_t = P x_t + b_P                  (interleaved per unit, like SRU's U)
 //   leaf:      f̃ = f̂, õ = ô

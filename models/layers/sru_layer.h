@@ -1,5 +1,5 @@
 #pragma once
-// One SRU layer (design.md §3; parameter names and layouts as asappresearch/sru v2.6's
+// One SRU layer (Lei et al. 2018, §2; parameter names and layouts as asappresearch/sru v2.6's
 // SRUCell, so weights map one to one):
 //   weight       (d_in', out·k)  k sub-matrices interleaved per unit (d_in' = projection or input)
 //   weight_proj  (input, projection_size)     only with 0 < projection_size < min(input, out)

@@ -122,6 +122,21 @@ std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,
   throw std::invalid_argument("unknown translation model '" + name + "'; known: " + known);
 }
 
+std::string seq2seqModelListing() {
+  return "Models (config key models.<name>.model; its keys go in models.<name>.config):\n"
+         "  transformer: Vaswani et al. (2017); keys: encoder_layers, decoder_layers, d_model, heads,\n"
+         "    ffn_hidden, dropout, attention_dropout, activation_dropout, pre_norm\n"
+         "  transformer_sru: the Transformer with an SRU in place of each feed-forward block (Lei et al.\n"
+         "    2018, App. B.3); keys: those of transformer but activation_dropout, and sru_dropout,\n"
+         "    encoder_bidirectional\n"
+         "  transformer_self_iru: the Transformer with Self-IRU blocks (Zhang et al. 2021, App. A.1);\n"
+         "    keys: those of transformer but ffn_hidden and activation_dropout, and self_iru_depth\n"
+         "  convs2s: Gehring et al. (2017); keys: embed_dim, channels, encoder_layers, decoder_layers,\n"
+         "    kernel_width, out_embed_dim, dropout, max_positions\n"
+         "  rnn_seq2seq: any registry encoder and causal decoder with attention; keys: embed_dim,\n"
+         "    dropout, encoder, decoder, encoder_config, decoder_config\n";
+}
+
 std::vector<std::string> seq2seqModelNames() {
   return {"transformer", "transformer_sru", "transformer_self_iru", "convs2s",
           "rnn_seq2seq"};

@@ -74,5 +74,7 @@ std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,
                                                int64_t vocabulary_size,
                                                const Seq2SeqSpecialIds& ids);
 std::vector<std::string> seq2seqModelNames();
+// Every model with its config keys, for the MT driver's --help.
+std::string seq2seqModelListing();
 
 }  // namespace recurlab::models

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 
 namespace recurlab::experiments {
 namespace {

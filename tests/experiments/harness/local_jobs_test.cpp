@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "experiments/harness/local_jobs.h"
 #include "experiments/harness/run_folder.h"
@@ -63,6 +64,33 @@ TEST(LocalJobs, ThreeJobsGiveTheUnitsAndNumbersOfOneProcess) {
   // Three shard logs in the one folder (whether the final units needed a second pass depends
   // on timing), and the report over all of them.
   EXPECT_EQ(runLogFiles(three).size(), 3u);
+  fs::remove_all(tmp);
+}
+
+// The run-wide preparation (subword models, evaluation files) runs once, in the process that
+// starts the workers, before they start: no two workers write the same file.
+TEST(LocalJobs, TheRunIsPreparedOnceBeforeTheWorkersStart) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
+  ASSERT_TRUE(fs::exists(program)) << program << " is built with the tests";
+  const fs::path tmp = recurlab::testing::perProcessTempPath("recurlab_prepare_");
+  fs::remove_all(tmp);
+  const std::string out = (tmp / "run").string(), output = (tmp / "children.txt").string();
+  fs::create_directories(tmp);
+  const std::vector<std::string> args{
+      "--out", out, "--threads", "1", "--jobs", "2", "--set", "seeds=2", "--set",
+      R"(train={"examples": 16, "batch_size": 8, "max_epochs": 1, "schedule": "constant"})"};
+  ASSERT_EQ(runChild(program, args, "", -1, output).exit_code, 0) << "see " << output;
+  const auto logs = runLogFiles(out);
+  ASSERT_EQ(logs.size(), 2u);
+  std::set<std::string> preparers, workers;
+  for (const auto& f : logs) {
+    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
+    preparers.insert(log.stringAttribute("/", "prepared_by"));
+    workers.insert(log.stringAttribute("/", "worker_pid"));
+  }
+  ASSERT_EQ(preparers.size(), 1u) << "the workers found files of different writers";
+  EXPECT_EQ(workers.size(), 2u);
+  EXPECT_EQ(workers.count(*preparers.begin()), 0u) << "a worker prepared the run, not the parent";
   fs::remove_all(tmp);
 }
 

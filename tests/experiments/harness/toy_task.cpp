@@ -1,5 +1,11 @@
 // The toy's task-specific driver: its data and loss (ToyModel), its units and result (ToyTask).
 #include "tests/experiments/harness/toy_task.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "experiments/training/trainer.h"
 #include "models/json_options.h"
 namespace recurlab::experiments {
@@ -28,6 +34,24 @@ struct ToyModel : TrainingModel {  // y = sum of x, on fixed random data
 };
 struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` final units
   nlohmann::json c;
+  int64_t seed() const override { return c.value("seed", int64_t{1}); }
+  bool dataParallel() const override { return true; }
+  // A run-wide file, written once (atomically) by whichever process prepares first: with
+  // --jobs the parent, before its workers start. Each worker logs who wrote it.
+  std::string prepared_by;
+  void prepare(const std::string& folder) override {
+    const auto file = std::filesystem::path(folder) / "prepared.txt";
+    if (!std::filesystem::exists(file)) {
+      const auto part = file.string() + ".part-" + std::to_string(::getpid());
+      std::ofstream(part) << ::getpid();
+      std::filesystem::rename(part, file);
+    }
+    std::ifstream(file) >> prepared_by;
+  }
+  void describeRun(Hdf5RunLog& log) const override {
+    log.setAttribute("/", "prepared_by", prepared_by);
+    log.setAttribute("/", "worker_pid", std::to_string(::getpid()));
+  }
   std::vector<Unit> units() const override {
     std::vector<Unit> u;
     for (int t = 0; c.value("trials", 1) > 1 && t < c.value("trials", 1); ++t)
@@ -56,45 +80,6 @@ std::unique_ptr<Task> makeToyTask(const nlohmann::json& config) {
   auto task = std::make_unique<ToyTask>();
   task->c = config;
   return task;
-}
-
-}  // namespace recurlab::experiments
-
-#include <iostream>
-#include <sstream>
-
-#include "experiments/config/experiment_command_line.h"
-#include "experiments/harness/data_parallel_launch.h"
-#include "experiments/harness/local_jobs.h"
-#include "experiments/harness/runner.h"
-#include "experiments/runtime/thread_count.h"
-#include "experiments/training/data_parallel.h"
-
-namespace recurlab::experiments {
-
-int toyTaskMain(int argc, char** argv) {
-  try {
-    auto cl = parseExperimentCommandLine(argc, argv, {"toy", "toy sequence regression", "", {}});
-    recurlab::applyThreadCount(cl.threads);
-    const int64_t seed = cl.config.value("seed", int64_t{1});
-    auto task = makeToyTask(cl.config);
-    if (wantsDataParallelLaunch(cl)) return launchDataParallel(argc, argv, cl);
-    if (wantsLocalJobs(cl)) return runLocalJobs(argc, argv, cl);
-    DataParallelGroup ranks(DataParallelOptions::fromEnvironment());
-    RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard, cl.command_line, cl.config, seed, MachineInfo{},
-                     [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(*task, cl.shard, log); });
-    std::ostringstream quiet;
-    RunnerOptions options;
-    options.seed = static_cast<uint64_t>(seed);
-    options.progress = &quiet;
-    options.data_parallel = &ranks;
-    const auto report = runTask(*task, folder, options);
-    folder.finish();
-    return report.waiting > 0 && isLocalJobWorker() ? kExitUnitsWaiting : 0;
-  } catch (const std::exception& e) {
-    std::cerr << "toy: " << e.what() << "\n";
-    return 2;
-  }
 }
 
 }  // namespace recurlab::experiments

@@ -61,7 +61,7 @@ LanguageModel tinyModel(const std::string& encoder, nlohmann::json config, int64
   LanguageModelOptions o;
   o.vocab_size = vocab;
   o.embed_dim = 5;
-  nlohmann::json unit = {{"encoder", encoder}, {"model", std::move(config)}};
+  nlohmann::json unit = {{"encoder", encoder}, {"config", std::move(config)}};
   return LanguageModel(buildLanguageModel(unit, o, 0));
 }
 
@@ -159,8 +159,21 @@ TEST(ParameterBudget, FindsTheNearestWidthAndRefusesImpossibleBudgets) {
   const auto fit = fitWidthToBudget(quadratic, 1000000, 0.02, "budget");
   EXPECT_EQ(fit.width, 559);  // 3·559² + 100·559 + 5000 = 998,343; 560 gives 1,001,800
   EXPECT_EQ(fit.parameters, quadratic(fit.width));
+  EXPECT_EQ(fit.models_counted, 5);  // four small widths, then the chosen one
   for (int64_t w = 1; w < 2000; ++w)
     EXPECT_GE(std::abs(quadratic(w) - 1000000), std::abs(fit.parameters - 1000000));
+  // A width whose count leaves the quadratic (a layer that changes shape there) is found by
+  // counting real models when the quadratic would have chosen it.
+  auto dip = [&](int64_t w) { return w == 559 ? quadratic(w) + 1000 : quadratic(w); };
+  const auto dipped = fitWidthToBudget(dip, 1000000, 0.02, "budget");
+  EXPECT_EQ(dipped.width, 559);
+  EXPECT_EQ(dipped.parameters, dip(559));
+  EXPECT_GT(dipped.models_counted, 5);
+  // Counts that are no quadratic at all (the fourth small width disagrees): real counts only.
+  auto cubic = [](int64_t w) { return w * w * w; };
+  const auto c = fitWidthToBudget(cubic, 1000000, 0.02, "budget");
+  EXPECT_EQ(c.width, 100);
+  EXPECT_EQ(c.parameters, 1000000);
   try {
     fitWidthToBudget(quadratic, 4000, 0.02, "budget (model sru)");
     FAIL() << "accepted";
@@ -178,12 +191,18 @@ TEST(ParameterBudget, RealModelsMeetTheBudgetWithinTwoPercent) {
        {std::pair{"sru", nlohmann::json{{"layers", 2}, {"projection", 8}}},
         std::pair{"lstm", nlohmann::json{{"layers", 1}}},
         std::pair{"qrnn", nlohmann::json{{"layers", 2}, {"window", 2}}}}) {
-    const nlohmann::json unit = {{"encoder", name}, {"model", config}};
+    const nlohmann::json unit = {{"encoder", name}, {"config", config}};
     const auto fit = fitWidthToBudget(
         [&](int64_t w) { return buildLanguageModel(unit, o, w)->trainableParameters(); }, 60000,
         0.02, "budget");
     EXPECT_LE(std::abs(fit.relative_error), 0.02) << name;
     EXPECT_EQ(buildLanguageModel(unit, o, fit.width)->trainableParameters(), fit.parameters);
+    EXPECT_EQ(fit.models_counted, 5) << name << ": the counts are a quadratic in the width";
+    // No width nearby is nearer the budget, counted on real models.
+    for (int64_t w = std::max<int64_t>(1, fit.width - 12); w <= fit.width + 12; ++w)
+      EXPECT_GE(std::abs(buildLanguageModel(unit, o, w)->trainableParameters() - 60000),
+                std::abs(fit.parameters - 60000))
+          << name << " width " << w;
   }
 }
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 #include "experiments/mt/mt_train_options.h"
 
 using namespace recurlab::experiments;
@@ -12,7 +12,7 @@ namespace {
 nlohmann::json minimal() {
   return nlohmann::json::parse(R"({
     "data": {"train": ["a.en", "a.de"], "valid": ["b.en", "b.de"], "test": ["c.en", "c.de"]},
-    "models": [{"name": "t", "model": "transformer"}]
+    "models": {"t": {"model": "transformer"}}
   })");
 }
 std::string errorOf(const nlohmann::json& j) {
@@ -55,12 +55,33 @@ TEST(MtConfig, BadKeysAndValuesNameTheKey) {
   j["train"] = {{"label_smoothing", 1.5}};
   EXPECT_NE(errorOf(j).find("label_smoothing"), std::string::npos) << errorOf(j);
   j = minimal();
-  j["models"].push_back({{"name", "t"}, {"model", "convs2s"}});
-  EXPECT_NE(errorOf(j).find("used twice"), std::string::npos) << errorOf(j);
+  j["models"]["t"]["model"] = "transformr";
+  EXPECT_NE(errorOf(j).find("models.t"), std::string::npos) << errorOf(j);
+  EXPECT_NE(errorOf(j).find("transformer_sru"), std::string::npos) << errorOf(j);  // the known
   j = minimal();
-  j["models"][0]["train"] = {{"beta2", 0.998}, {"max_tokens", 2048}};
+  j["models"] = nlohmann::json::array({{{"name", "t"}, {"model", "transformer"}}});
+  EXPECT_NE(errorOf(j).find("name -> {"), std::string::npos) << errorOf(j);
+  j = minimal();
+  j["models"]["t"]["train"] = {{"beta2", 0.998}, {"max_tokens", 2048}};
   const auto c = MtConfig::fromJson(j);
   const auto t = MtTrainOptions::fromJson(c.unitTemplate(c.models[0]).at("train"), "x");
   EXPECT_DOUBLE_EQ(t.optimizer.beta2, 0.998);
   EXPECT_EQ(t.max_tokens, 2048);
+}
+
+// A model's own keys are checked when the config is read (the model is built at the
+// configured vocabulary size), not once the data and the subword model are ready.
+TEST(MtConfig, ModelKeysAreCheckedWithTheConfig) {
+  auto j = minimal();
+  j["models"]["t"]["config"] = {{"d_modle", 16}};
+  EXPECT_NE(errorOf(j).find("models.t.config"), std::string::npos) << errorOf(j);
+  EXPECT_NE(errorOf(j).find("d_modle"), std::string::npos) << errorOf(j);
+  j["models"]["t"]["config"] = {{"heads", 0}};
+  EXPECT_NE(errorOf(j).find("heads"), std::string::npos) << errorOf(j);
+  // --set reaches every key of a model in the map.
+  auto committed = readJsonFile("configs/mt/quick.json");
+  applyOverride(committed, "models.transformer_sru.config.d_model=64");
+  EXPECT_EQ(MtConfig::fromJson(committed).model("transformer_sru").config.at("d_model"), 64);
+  applyOverride(committed, "models.transformer_sru.config.ffn_hiden=64");
+  EXPECT_NE(errorOf(committed).find("ffn_hiden"), std::string::npos) << errorOf(committed);
 }

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 #include "experiments/qa/qa_config.h"
 #include "tests/experiments/qa/squad_test_data.h"
 #include "tests/support/gradient_check.h"

@@ -52,9 +52,9 @@ MtConfig tinyConfig() {
     "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
               "beta2": 0.998, "max_tokens": 600, "label_smoothing": 0.1},
     "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0},
-    "models": [{"name": "tiny", "model": "transformer",
-                "config": {"encoder_layers": 1, "decoder_layers": 2, "d_model": 16, "heads": 2,
-                           "ffn_hidden": 16, "dropout": 0.1}}]
+    "models": {"tiny": {"model": "transformer",
+                        "config": {"encoder_layers": 1, "decoder_layers": 2, "d_model": 16,
+                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
   })"));
 }
 
@@ -66,7 +66,7 @@ void runOnce(const fs::path& root, const std::string& folder) {
   Shard shard;
   RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, recurlab::MachineInfo{},
                 [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-  task.prepare(run.file("subwords/joint.model"));
+  task.prepare(run.path());
   std::ostringstream quiet;
   RunnerOptions options;
   options.seed = 3;

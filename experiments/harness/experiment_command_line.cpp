@@ -1,4 +1,4 @@
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 
 #include <boost/program_options.hpp>
 
@@ -40,8 +40,10 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
        "i/n: run every n-th unit of work starting at i, into log.shard-i-of-n.h5")
       ("data-dir", po::value(&cl.data_dir)->default_value("data"),
        "data folder (filled by scripts/get-data.sh)")
-      ("embeddings", po::value(&cl.embeddings),
-       "word vectors (word2vec binary/text or GloVe text) (config key embeddings)");
+      ("print-config", "print the effective config (every key checked) and exit");
+  if (spec.embeddings)
+    options.add_options()("embeddings", po::value(&cl.embeddings),
+                          "word vectors (word2vec binary/text or GloVe text) (config key embeddings)");
   addRunFolderOptions(options, cl.run_folder);
   if (spec.extra) spec.extra(options);
   po::variables_map vm;

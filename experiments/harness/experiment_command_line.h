@@ -1,7 +1,7 @@
 #pragma once
-// The one command line of every experiment driver (design.md §5): --config FILE, repeated
-// --set key=value, --seed, --threads, --jobs N,
-// --nproc-per-node N, --shard i/n, --data-dir, --embeddings, --help, the run
+// The one command line of every experiment driver: --config FILE, repeated
+// --set key=value, --seed, --threads, --jobs N, --nproc-per-node N, --shard i/n, --data-dir,
+// --embeddings (where the task takes word vectors), --print-config, --help, the run
 // folder's --run-id, --out, --results-root, --force-new (experiments/harness/run_folder.h),
 // and whatever options a driver adds through `extra`. The JSON config is assembled here; each
 // experiment validates it.
@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <optional>
 #include <set>
 #include <string>
@@ -22,11 +23,19 @@
 namespace recurlab::experiments {
 
 struct CommandLineSpec {
+  using ExtraOptions = std::function<void(boost::program_options::options_description&)>;
+  CommandLineSpec(std::string experiment_name = "", std::string help_description = "",
+                  std::string default_config_file = "", ExtraOptions extra_options = {})
+      : experiment(std::move(experiment_name)),
+        description(std::move(help_description)),
+        default_config(std::move(default_config_file)),
+        extra(std::move(extra_options)) {}
   std::string experiment;      // names the results folder and the binary recurlab_<experiment>
   std::string description;     // first paragraph of --help
   std::string default_config;  // "" = no file unless --config is given; the config starts {}
+  bool embeddings = true;      // offers --embeddings (config key embeddings)
   // Adds a driver's own options (bound to its variables).
-  std::function<void(boost::program_options::options_description&)> extra;
+  ExtraOptions extra;
 };
 
 struct ExperimentCommandLine {

@@ -1,4 +1,4 @@
-#include "experiments/config/experiment_command_line.h"
+#include "experiments/harness/experiment_command_line.h"
 
 #include <gtest/gtest.h>
 

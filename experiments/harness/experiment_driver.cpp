@@ -1,0 +1,100 @@
+#include "experiments/harness/experiment_driver.h"
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/runner.h"
+#include "experiments/runtime/heap_policy.h"
+#include "experiments/runtime/machine_info.h"
+#include "experiments/runtime/openblas_core.h"
+#include "experiments/runtime/thread_count.h"
+#include "experiments/training/data_parallel.h"
+
+namespace recurlab::experiments {
+namespace {
+
+CommandLineSpec commandLineSpec(const DriverSpec& spec) {
+  CommandLineSpec c;
+  c.experiment = spec.experiment;
+  c.description = spec.description;
+  c.default_config = spec.default_config.empty() ? "" : defaultConfigFile(spec.default_config);
+  c.extra = spec.extra;
+  c.embeddings = spec.embeddings;
+  return c;
+}
+
+// --jobs: the run-wide preparation happens here, once, before the workers start; each worker
+// then finds its files in the folder.
+int runAsLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, Task& task) {
+  const std::string folder = runFolderPath(cl.run_folder);
+  checkResumableFolder(folder, cl.run_folder.experiment, task.runConfig().value_or(cl.config),
+                       task.seed());
+  std::filesystem::create_directories(folder);
+  task.prepare(folder);
+  return runLocalJobs(argc, argv, cl, folder);
+}
+
+int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Task& task) {
+  DataParallelGroup ranks(DataParallelOptions::fromEnvironment());
+  const MachineInfo machine =
+      spec.measure_machine ? collectMachineInfo(task.device()) : MachineInfo{};
+  RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard,
+                   cl.command_line, task.runConfig().value_or(cl.config), task.seed(), machine,
+                   [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, cl.shard, log); });
+  task.prepare(folder.path());
+  task.describeRun(folder.log());
+  std::ostringstream quiet;
+  RunnerOptions runner;
+  runner.seed = static_cast<uint64_t>(task.seed());
+  runner.data_parallel = &ranks;
+  if (!spec.progress) runner.progress = &quiet;
+  const auto report = runTask(task, folder, runner);
+  folder.finish();  // the log is closed before the analysis reads it
+  if (const auto rc = exitBeforeReport(report, cl.shard, folder.path())) return *rc;
+  if (ranks.rank() > 0) return 0;  // rank 0 writes the report
+  const int rc = runAnalysisOf(folder.path(), /*terminal_summary=*/true);
+  if (rc == 0) std::cout << "report: " << folder.file("report.md") << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFactory& make_task) {
+  ensureFastOpenBlas(argc, argv);
+  retainFreedHeapMemory();
+  try {
+    const auto cl = parseExperimentCommandLine(argc, argv, commandLineSpec(spec));
+    if (cl.help) {
+      std::cout << cl.help_text;
+      if (spec.help_epilogue) std::cout << "\n" << spec.help_epilogue();
+      return 0;
+    }
+    if (spec.single_threaded_blas) singleThreadedOpenBlas();
+    const int threads = applyThreadCount(cl.threads);
+    const auto task = make_task(cl);  // every key of every unit checked here
+    if (cl.has("print-config")) {
+      std::cout << task->runConfig().value_or(cl.config).dump(2) << "\n";
+      return 0;
+    }
+    task->checkData();
+    std::cout << "config " << (cl.config_file.empty() ? "(none)" : cl.config_file) << ": "
+              << task->describe() << (task->describe().empty() ? "" : ", ") << threads
+              << " thread" << (threads == 1 ? "" : "s") << std::endl;
+    if (task->dataParallel()) {
+      if (wantsDataParallelLaunch(cl)) return launchDataParallel(argc, argv, cl);
+    } else {
+      refuseDataParallel(cl, spec.experiment);
+    }
+    if (wantsLocalJobs(cl)) return runAsLocalJobs(argc, argv, cl, *task);
+    return runInThisProcess(cl, spec, *task);
+  } catch (const std::exception& e) {
+    std::cerr << "recurlab_" << spec.experiment << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace recurlab::experiments

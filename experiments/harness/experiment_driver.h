@@ -1,0 +1,59 @@
+#pragma once
+// The one driver of every experiment binary: a task main is a spec and a Task factory,
+//
+//   int main(int argc, char** argv) {
+//     DriverSpec spec{"mt", "recurlab_mt: machine translation ...", "configs/mt/quick.json"};
+//     return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
+//       return std::make_unique<MtTask>(MtConfig::fromJson(cl.config), cl.data_dir);
+//     });
+//   }
+//
+// and runExperiment does the rest, the same for every task: BLAS and heap set-up, the command
+// line (--help with the spec's epilogue), threads, the config and data checks before any work,
+// --nproc-per-node (data-parallel ranks, where the task can), --jobs (worker processes, after
+// the run-wide preparation is done once), the run folder, the runner, and the report with its
+// terminal summary (recurlab_analyze --summary). docs/architecture.md walks through it.
+#include <functional>
+#include <utility>
+#include <memory>
+#include <string>
+
+#include "experiments/harness/experiment_command_line.h"
+#include "experiments/harness/task.h"
+
+namespace recurlab::experiments {
+
+struct DriverSpec {
+  DriverSpec(std::string experiment_name, std::string help_description,
+             std::string default_config_file = "",
+             std::function<std::string()> help_epilogue_text = {})
+      : experiment(std::move(experiment_name)),
+        description(std::move(help_description)),
+        default_config(std::move(default_config_file)),
+        help_epilogue(std::move(help_epilogue_text)) {}
+  std::string experiment;      // results/<experiment>/, binary recurlab_<experiment>
+  std::string description;     // first paragraph of --help
+  std::string default_config;  // e.g. "configs/mt/quick.json"; "" = the config starts {}
+  // Printed after the options by --help: the models or encoders the config may name.
+  std::function<std::string()> help_epilogue;
+  // Options of the driver's own (rare: the shared ones cover the tasks).
+  std::function<void(boost::program_options::options_description&)> extra;
+  // Offers --embeddings (config key embeddings): tasks that read word vectors.
+  bool embeddings = true;
+  // OpenBLAS on one thread: LibTorch's own threads (--threads) parallelise, and two pools
+  // spinning on 2 cores stall each other.
+  bool single_threaded_blas = true;
+  // The machine's BLAS core and a measured GEMM GFLOP/s in the log (off for test programs).
+  bool measure_machine = true;
+  // Progress lines on stderr (off: test programs, whose callers read only the log).
+  bool progress = true;
+};
+
+using TaskFactory = std::function<std::unique_ptr<Task>(const ExperimentCommandLine& cl)>;
+
+// The whole life of a run; returns the process exit status (0; 2 for bad input, named on
+// stderr as "recurlab_<experiment>: error: ..."; kExitUnitsWaiting for a --jobs worker whose
+// final units wait for other shards).
+int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFactory& make_task);
+
+}  // namespace recurlab::experiments
