@@ -26,6 +26,15 @@ std::shared_ptr<LanguageModelImpl> buildLanguageModel(const nlohmann::json& unit
   return std::make_shared<LanguageModelImpl>(options, encoder);
 }
 
+// Above every width where a layer changes shape: the widths the config names (embedding,
+// projections) and one more.
+int64_t budgetProbeWidth(const nlohmann::json& unit, const LanguageModelOptions& options) {
+  int64_t widest = std::max(options.embed_dim, options.output_projection);
+  for (const auto& [key, value] : unit.at("config").items())
+    if (value.is_number_integer()) widest = std::max(widest, value.get<int64_t>());
+  return widest + 1;
+}
+
 LmTask::LmTask(LmConfig config, std::string data_dir)
     : config_(std::move(config)), data_dir_(std::move(data_dir)) {
   for (const auto& m : config_.models) {
@@ -82,7 +91,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     const auto fit = fitWidthToBudget(
         [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
         config_.budget, config_.budget_tolerance,
-        "budget (model " + model_of_.at(unit.group) + ")");
+        "budget (model " + model_of_.at(unit.group) + ")", 1 << 15, budgetProbeWidth(unit_json, lm_options));
     width = fit.width;
   }
   torch::manual_seed(ctx.seed);  // model initialisation

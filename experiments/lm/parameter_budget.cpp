@@ -1,5 +1,6 @@
 #include "experiments/lm/parameter_budget.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -26,18 +27,18 @@ int64_t nearestWidth(const std::function<int64_t(int64_t)>& count, int64_t budge
   return best;
 }
 
-// The quadratic through the counts at widths 8, 9, 10, checked at 11: a w² + b w + c with
-// integer 2a, so that the prediction is exact. nullopt when the fourth count disagrees.
+// The quadratic through the counts at widths w0, w0+1, w0+2, checked at w0+3: a w² + b w + c
+// with integer 2a, so that the prediction is exact. nullopt when the fourth count disagrees.
 std::optional<std::function<int64_t(int64_t)>> quadraticCount(
-    const std::function<int64_t(int64_t)>& parameters_at) {
+    const std::function<int64_t(int64_t)>& parameters_at, int64_t w0) {
   std::array<int64_t, 4> p{};
-  for (int i = 0; i < 4; ++i) p[static_cast<size_t>(i)] = parameters_at(8 + i);
+  for (int i = 0; i < 4; ++i) p[static_cast<size_t>(i)] = parameters_at(w0 + i);
   const int64_t d1 = p[1] - p[0], d2 = p[2] - p[1];
   const int64_t two_a = d2 - d1;  // second difference
   if (p[3] - p[2] - d2 != two_a) return std::nullopt;
-  // count(w) = p0 + d1 (w - 8) + two_a (w - 8)(w - 9) / 2, exact in integers.
+  // count(w) = p0 + d1 (w - w0) + two_a (w - w0)(w - w0 - 1) / 2, exact in integers.
   return [=](int64_t w) {
-    const int64_t k = w - 8;
+    const int64_t k = w - w0;
     return p[0] + d1 * k + two_a * (k * (k - 1) / 2);
   };
 }
@@ -45,7 +46,8 @@ std::optional<std::function<int64_t(int64_t)>> quadraticCount(
 }  // namespace
 
 BudgetFit fitWidthToBudget(const std::function<int64_t(int64_t)>& parameters_at, int64_t budget,
-                           double tolerance, const std::string& key, int64_t max_width) {
+                           double tolerance, const std::string& key, int64_t max_width,
+                           int64_t probe_from) {
   if (budget < 1) throw std::invalid_argument(key + ": the budget must be a positive count");
   int64_t counted = 0;
   auto real = [&](int64_t w) {
@@ -53,7 +55,8 @@ BudgetFit fitWidthToBudget(const std::function<int64_t(int64_t)>& parameters_at,
     return parameters_at(w);
   };
   BudgetFit best;
-  const auto predicted = max_width >= 11 ? quadraticCount(real) : std::nullopt;
+  const int64_t w0 = std::max<int64_t>(1, probe_from);
+  const auto predicted = w0 + 3 <= max_width ? quadraticCount(real, w0) : std::nullopt;
   if (predicted) {
     best.width = nearestWidth(*predicted, budget, max_width);
     best.parameters = real(best.width);

@@ -194,7 +194,7 @@ TEST(ParameterBudget, RealModelsMeetTheBudgetWithinTwoPercent) {
     const nlohmann::json unit = {{"encoder", name}, {"config", config}};
     const auto fit = fitWidthToBudget(
         [&](int64_t w) { return buildLanguageModel(unit, o, w)->trainableParameters(); }, 60000,
-        0.02, "budget");
+        0.02, "budget", 1 << 15, /*probe_from=*/17);  // above the embedding's and projection's
     EXPECT_LE(std::abs(fit.relative_error), 0.02) << name;
     EXPECT_EQ(buildLanguageModel(unit, o, fit.width)->trainableParameters(), fit.parameters);
     EXPECT_EQ(fit.models_counted, 5) << name << ": the counts are a quadratic in the width";
