@@ -6,7 +6,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "experiments/metrics/tokenizer_13a.h"
 #include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::metrics {
@@ -49,7 +48,7 @@ double BleuScore::ratio() const {
 std::vector<std::string> bleuTokens(const std::string& segment, const BleuOptions& options) {
   std::string text = options.lowercase ? pythonLower(segment) : segment;
   text = rstripPythonWhitespace(text);
-  if (options.tokenize) text = tokenize13a(text);
+  text = tokenizeForBleu(text, options.tokenizer, options.moses_language);
   return splitPythonWhitespace(text);
 }
 
@@ -161,7 +160,7 @@ std::string bleuSignature(const BleuOptions& options, int64_t reference_count) {
   return "nrefs:" + std::to_string(reference_count) +
          "|case:" + (options.lowercase ? "lc" : "mixed") +
          "|eff:" + (options.effective_order ? "yes" : "no") +
-         "|tok:" + (options.tokenize ? "13a" : "none") + "|smooth:" + smooth +
+         "|tok:" + bleuTokenizerName(options.tokenizer, options.moses_language) + "|smooth:" + smooth +
          "|version:" + kSacreBleuVersion;
 }
 

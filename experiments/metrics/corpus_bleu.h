@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/metrics/bleu_tokenizer.h"
+
 namespace recurlab::metrics {
 
 enum class BleuSmoothing { Exp, Floor, AddK, None };
@@ -19,7 +21,8 @@ struct BleuOptions {
   BleuSmoothing smoothing = BleuSmoothing::Exp;
   double smooth_value = -1;  // < 0: sacreBLEU's default (floor 0.1, add-k 1)
   bool effective_order = false;
-  bool tokenize = true;      // false = sacreBLEU's "-tok none"
+  BleuTokenizer tokenizer = BleuTokenizer::k13a;  // sacreBLEU's -tok
+  std::string moses_language = "en";              // for BleuTokenizer::Moses: de or en
 };
 
 struct BleuStatistics {
@@ -37,7 +40,7 @@ struct BleuScore {
   double ratio() const;               // hypothesis_length / reference_length
 };
 
-// The segment as sacreBLEU scores it: its tokens after lowercasing, rstrip and 13a.
+// The segment as sacreBLEU scores it: its tokens after lowercasing, rstrip and the tokenizer.
 std::vector<std::string> bleuTokens(const std::string& segment, const BleuOptions& options);
 
 // Sufficient statistics of one segment against its references (at least one).

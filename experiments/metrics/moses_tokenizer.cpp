@@ -324,7 +324,8 @@ std::string mosesNormalizePunctuation(std::string_view line, std::string_view la
   }
   const bool decimal_comma = language == "de" || language == "es" || language == "cz" ||
                              language == "cs" || language == "fr";
-  t = replaceBetween(t, isAsciiDigit, " ", isAsciiDigit, decimal_comma ? "," : ".");
+  // A no-break space between digits is a thousands separator.
+  t = replaceBetween(t, isAsciiDigit, nbsp, isAsciiDigit, decimal_comma ? "," : ".");
   if (!t.empty() && t.back() == '\n') t.pop_back();
   return t;
 }

@@ -12,8 +12,8 @@ namespace recurlab::metrics {
 
 // normalize-punctuation.perl -l `language`: works on bytes, as the script does (no UTF-8
 // layer): spaces around brackets and before : ; % ? !, Unicode quotes, dashes, ellipsis and
-// French quotes to ASCII, no-break spaces before punctuation dropped; for de/es/fr/cs a space
-// between digits becomes ',' (else '.'); German-style `."` becomes `".` (English `".`
+// French quotes to ASCII, no-break spaces before punctuation dropped; for de/es/fr/cs a no-break
+// space between digits becomes ',' (else '.'); German-style `."` becomes `".` (English `".`
 // becomes `."`). `line` is one line without its newline; it is normalized as the script
 // sees a line of a file, i.e. followed by a newline.
 std::string mosesNormalizePunctuation(std::string_view line, std::string_view language);
