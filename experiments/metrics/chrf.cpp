@@ -145,9 +145,9 @@ ChrfStatistics chrfSegmentStatistics(const std::string& hypothesis,
   return best;
 }
 
-ChrfScore corpusChrf(const std::vector<std::string>& hypotheses,
-                     const std::vector<std::vector<std::string>>& references,
-                     const ChrfOptions& options) {
+std::vector<ChrfStatistics> chrfSegmentStatistics(
+    const std::vector<std::string>& hypotheses,
+    const std::vector<std::vector<std::string>>& references, const ChrfOptions& options) {
   if (options.char_order < 0 || options.word_order < 0 || options.char_order + options.word_order < 1)
     throw std::invalid_argument("chrF: the character and word orders must be >= 0, not both 0");
   if (references.empty()) throw std::invalid_argument("chrF needs at least one reference stream");
@@ -156,14 +156,23 @@ ChrfScore corpusChrf(const std::vector<std::string>& hypotheses,
       throw std::invalid_argument("chrF: the hypotheses have " + std::to_string(hypotheses.size()) +
                                   " lines but reference " + std::to_string(k + 1) + " has " +
                                   std::to_string(references[k].size()));
-  ChrfScore result;
-  result.statistics.assign(3 * (options.char_order + options.word_order), 0);
+  std::vector<ChrfStatistics> segments;
+  segments.reserve(hypotheses.size());
   for (size_t i = 0; i < hypotheses.size(); ++i) {
     std::vector<std::string> segment_references;
     for (const auto& stream : references) segment_references.push_back(stream[i]);
-    const auto stats = chrfSegmentStatistics(hypotheses[i], segment_references, options);
-    for (size_t k = 0; k < stats.size(); ++k) result.statistics[k] += stats[k];
+    segments.push_back(chrfSegmentStatistics(hypotheses[i], segment_references, options));
   }
+  return segments;
+}
+
+ChrfScore corpusChrf(const std::vector<std::string>& hypotheses,
+                     const std::vector<std::vector<std::string>>& references,
+                     const ChrfOptions& options) {
+  ChrfScore result;
+  result.statistics.assign(3 * (options.char_order + options.word_order), 0);
+  for (const auto& stats : chrfSegmentStatistics(hypotheses, references, options))
+    for (size_t k = 0; k < stats.size(); ++k) result.statistics[k] += stats[k];
   result.score = chrfFromStatistics(result.statistics, options);
   return result;
 }

@@ -36,6 +36,11 @@ ChrfStatistics chrfSegmentStatistics(const std::string& hypothesis,
                                      const std::vector<std::string>& references,
                                      const ChrfOptions& options);
 
+// Each segment's statistics; line counts as corpusChrf checks them.
+std::vector<ChrfStatistics> chrfSegmentStatistics(
+    const std::vector<std::string>& hypotheses,
+    const std::vector<std::vector<std::string>>& references, const ChrfOptions& options);
+
 double chrfFromStatistics(const ChrfStatistics& statistics, const ChrfOptions& options);
 
 // references[k][i] is the k-th reference of segment i; every stream as long as the

@@ -47,7 +47,15 @@ std::vector<std::string> bleuTokens(const std::string& segment, const BleuOption
 BleuStatistics segmentStatistics(const std::vector<std::string>& hypothesis_tokens,
                                  const std::vector<std::vector<std::string>>& reference_tokens);
 
+BleuStatistics sumStatistics(const std::vector<BleuStatistics>& segments);
+
 BleuScore scoreFromStatistics(const BleuStatistics& statistics, const BleuOptions& options);
+
+// Each segment's statistics (for the paired tests, which resample segments). Line counts as
+// corpusBleu checks them.
+std::vector<BleuStatistics> bleuSegmentStatistics(
+    const std::vector<std::string>& hypotheses,
+    const std::vector<std::vector<std::string>>& references, const BleuOptions& options = {});
 
 // Corpus BLEU of `hypotheses` against reference streams (references[k][i] is the k-th
 // reference of segment i). Every stream must have as many lines as the hypotheses: otherwise
