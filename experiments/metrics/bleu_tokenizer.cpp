@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "experiments/metrics/moses_nonbreaking_prefixes.h"
 #include "experiments/metrics/moses_tokenizer.h"
 #include "experiments/metrics/tokenizer_13a.h"
 #include "experiments/metrics/tokenizer_intl.h"
@@ -33,6 +34,10 @@ BleuTokenizer parseBleuTokenizer(const std::string& name) {
   if (name == "moses") return BleuTokenizer::Moses;
   throw std::invalid_argument("unknown tokenizer '" + name +
                               "'; expected 13a, intl, char, zh, none or moses");
+}
+
+bool mosesTokenizerSupports(std::string_view language) {
+  return hasMosesNonbreakingPrefixes(language);
 }
 
 std::string bleuTokenizerName(BleuTokenizer tokenizer, std::string_view moses_language) {

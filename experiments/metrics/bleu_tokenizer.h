@@ -12,6 +12,9 @@ enum class BleuTokenizer { k13a, Intl, Char, Zh, None, Moses };
 // Throws std::invalid_argument naming `name` and the known names.
 BleuTokenizer parseBleuTokenizer(const std::string& name);
 
+// Whether the "moses" tokenizer knows `language` (its non-breaking prefixes): de, en.
+bool mosesTokenizerSupports(std::string_view language);
+
 // The name in a signature: sacreBLEU's, or "moses-<language>".
 std::string bleuTokenizerName(BleuTokenizer tokenizer, std::string_view moses_language);
 

@@ -124,6 +124,18 @@ BleuScore scoreFromStatistics(const BleuStatistics& statistics, const BleuOption
   return result;
 }
 
+BleuOptions tokenizedLowercasedBleuOptions(const std::string& language) {
+  if (!mosesTokenizerSupports(language))
+    throw std::invalid_argument("tokenized BLEU: no Moses tokenizer for language '" + language +
+                                "'; expected de or en");
+  BleuOptions options;
+  options.lowercase = true;
+  options.tokenizer = BleuTokenizer::Moses;
+  options.moses_language = language;
+  options.smoothing = BleuSmoothing::None;
+  return options;
+}
+
 std::vector<BleuStatistics> bleuSegmentStatistics(
     const std::vector<std::string>& hypotheses,
     const std::vector<std::vector<std::string>>& references, const BleuOptions& options) {

@@ -51,6 +51,10 @@ BleuStatistics sumStatistics(const std::vector<BleuStatistics>& segments);
 
 BleuScore scoreFromStatistics(const BleuStatistics& statistics, const BleuOptions& options);
 
+// The tokenized lowercased BLEU of the Multi30k papers (Moses normalization and tokenization
+// for `language`, lowercased, no smoothing: multi-bleu.perl's and fairseq's scorer's numbers).
+BleuOptions tokenizedLowercasedBleuOptions(const std::string& language);
+
 // Each segment's statistics (for the paired tests, which resample segments). Line counts as
 // corpusBleu checks them.
 std::vector<BleuStatistics> bleuSegmentStatistics(

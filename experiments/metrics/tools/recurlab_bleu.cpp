@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
     bleu.effective_order = vm.count("effective-order") > 0;
     bleu.tokenizer = parseBleuTokenizer(tokenize);
     bleu.moses_language = moses_language;
-    if (bleu.tokenizer == BleuTokenizer::Moses && moses_language != "de" && moses_language != "en")
+    if (bleu.tokenizer == BleuTokenizer::Moses && !mosesTokenizerSupports(moses_language))
       throw std::runtime_error("--moses-lang: '" + moses_language + "'; expected de or en");
     chrf.whitespace = vm.count("chrf-whitespace") > 0;
     chrf.lowercase = vm.count("chrf-lowercase") > 0;

@@ -169,11 +169,11 @@ TEST(CorpusBleu, SacreBleuSentenceCasesPerTokenizerAndSmoothing) {
 // smoothing (multi-bleu.perl / fairseq's scorer). Tokens: ein hund läuft über die|eine &quot;
 // grüne &quot; wiese . -> matches 9/10, 7/9, 5/8, 3/7, BP 1: 100 * (3/16)^(1/4).
 TEST(CorpusBleu, TokenizedLowercasedBleuHandComputed) {
-  BleuOptions tokenized;
-  tokenized.tokenizer = BleuTokenizer::Moses;
-  tokenized.moses_language = "de";
-  tokenized.lowercase = true;
-  tokenized.smoothing = BleuSmoothing::None;
+  const auto tokenized = tokenizedLowercasedBleuOptions("de");
+  EXPECT_TRUE(tokenized.lowercase);
+  EXPECT_EQ(tokenized.tokenizer, BleuTokenizer::Moses);
+  EXPECT_EQ(tokenized.smoothing, BleuSmoothing::None);
+  EXPECT_THROW(tokenizedLowercasedBleuOptions("fr"), std::invalid_argument);
   const std::vector<std::string> hyp = {"Ein HUND l\xC3\xA4uft \xC3\xBC" "ber die \xE2\x80\x9Egr\xC3\xBCne\xE2\x80\x9C Wiese."};
   const std::vector<std::string> ref = {"Ein Hund l\xC3\xA4uft \xC3\xBC" "ber eine \xE2\x80\x9Egr\xC3\xBCne\xE2\x80\x9C Wiese."};
   const auto s = corpusBleu(hyp, {ref}, tokenized);

@@ -91,11 +91,7 @@ TEST(MosesTokenizer, Multi30kTest2016GermanReferenceHasThePublishedTokenCount) {
   gzclose(file);
   if (!line.empty()) lines.push_back(line);
   ASSERT_EQ(lines.size(), 1000u);
-  BleuOptions tokenized;
-  tokenized.tokenizer = BleuTokenizer::Moses;
-  tokenized.moses_language = "de";
-  tokenized.lowercase = true;
-  tokenized.smoothing = BleuSmoothing::None;
+  const auto tokenized = tokenizedLowercasedBleuOptions("de");
   const auto self = corpusBleu(lines, {lines}, tokenized);
   EXPECT_EQ(self.statistics.reference_length, 12103);
   EXPECT_NEAR(self.score, 100.0, 1e-9);
