@@ -28,16 +28,6 @@ SegmentStatistics sumAll(const std::vector<SegmentStatistics>& segments, size_t 
   return sum;
 }
 
-// sacreBLEU's estimate_ci: mean, and half the spread between the n//40-th smallest and largest.
-void meanAndInterval(std::vector<double> scores, double& mean, double& ci) {
-  std::sort(scores.begin(), scores.end());
-  const size_t n = scores.size(), lower = n / 40, upper = n - lower - 1;
-  ci = 0.5 * (scores[upper] - scores[lower]);
-  double total = 0;
-  for (double s : scores) total += s;
-  mean = total / static_cast<double>(n);
-}
-
 double pValue(const std::vector<double>& statistics, double real_difference) {
   int64_t exceeding = 0;
   for (double s : statistics) exceeding += s > real_difference ? 1 : 0;
@@ -45,6 +35,16 @@ double pValue(const std::vector<double>& statistics, double real_difference) {
 }
 
 }  // namespace
+
+void meanAndConfidenceInterval(std::vector<double> scores, double& mean, double& half_width) {
+  if (scores.empty()) throw std::invalid_argument("a confidence interval needs at least one score");
+  std::sort(scores.begin(), scores.end());
+  const size_t n = scores.size(), lower = n / 40, upper = n - lower - 1;
+  half_width = 0.5 * (scores[upper] - scores[lower]);
+  double total = 0;
+  for (double s : scores) total += s;
+  mean = total / static_cast<double>(n);
+}
 
 int64_t pairedTestSamples(const PairedTestOptions& options) {
   if (options.samples > 0) return options.samples;
@@ -82,7 +82,7 @@ std::vector<PairedResult> runPairedTest(const std::vector<std::vector<SegmentSta
       }
     }
     for (size_t s = 0; s < systems.size(); ++s)
-      meanAndInterval(resampled[s], results[s].mean, results[s].ci);
+      meanAndConfidenceInterval(resampled[s], results[s].mean, results[s].ci);
     for (size_t s = 1; s < systems.size(); ++s) {
       std::vector<double> differences(samples);
       double mean_difference = 0;

@@ -42,6 +42,10 @@ struct PairedResult {
   double p_value = 0;
 };
 
+// sacreBLEU's estimate_ci: the mean of `scores`, and half the distance between the
+// (n/40)-th smallest and the (n/40)-th largest (the 95% interval's half-width).
+void meanAndConfidenceInterval(std::vector<double> scores, double& mean, double& half_width);
+
 int64_t pairedTestSamples(const PairedTestOptions& options);
 
 // systems[s][i]: system s's statistics of segment i; systems[0] is the baseline. Every system

@@ -26,6 +26,10 @@ TEST(MosesTokenizer, GermanQuotesAbbreviationsOrdinalsAndEscaping) {
   EXPECT_EQ(mosesLc("Ein Mann (mit Hut) l\xC3\xA4uft z.B. 3,5 km weit...", "de"),
             "ein mann ( mit hut ) l\xC3\xA4uft z.b. 3,5 km weit ...");
   EXPECT_EQ(mosesLc("Er kam am 3. Oktober um 10 Uhr an.", "de"), "er kam am 3. oktober um 10 uhr an .");
+  // German non-breaking prefixes, matched case-sensitively after lowercasing: "ca" is listed,
+  // "nr" is not ("Nr" is), and 1-99 are, so a sentence-final "8." stays whole.
+  EXPECT_EQ(mosesLc("Ca. 5 Meter weit, ca. 3 km.", "de"), "ca. 5 meter weit , ca. 3 km .");
+  EXPECT_EQ(mosesLc("Er sah Nr. 7 und No. 8.", "de"), "er sah nr . 7 und no . 8.");
   EXPECT_EQ(mosesLc("A man & a woman <3 [sic] | ok", "de"),
             "a man &amp; a woman &lt; 3 &#91; sic &#93; &#124; ok");
   EXPECT_EQ(mosesLc("Sie sagte: \"Komm her.\"", "de"), "sie sagte : &quot; komm her &quot; .");

@@ -34,6 +34,19 @@ TEST(PairedSignificance, DefaultsFollowSacreBleu) {
   EXPECT_EQ(PairedTestOptions{}.seed, 12345u);
 }
 
+TEST(PairedSignificance, ConfidenceIntervalDropsTheOuterFortieths) {
+  // 100 scores 0..99 in any order: n/40 = 2 dropped on each side, (97 - 2) / 2 = 47.5.
+  std::vector<double> scores;
+  for (int i = 99; i >= 0; --i) scores.push_back(i);
+  double mean = 0, half_width = 0;
+  meanAndConfidenceInterval(scores, mean, half_width);
+  EXPECT_DOUBLE_EQ(mean, 49.5);
+  EXPECT_DOUBLE_EQ(half_width, 47.5);
+  // Fewer than 40 scores: nothing dropped.
+  meanAndConfidenceInterval({3, 1, 2}, mean, half_width);
+  EXPECT_DOUBLE_EQ(half_width, 1.0);
+}
+
 TEST(PairedSignificance, AnIdenticalSystemGetsTheSmallestCountAndTheBaselinesInterval) {
   // No resample or trial has |delta| > 0 = the real |delta|: p = 1 / (n + 1), as in sacreBLEU.
   const auto base = segments(alternating(40));
