@@ -35,7 +35,14 @@ TextFile readLines(const std::string& path) {
   if (!in) throw std::runtime_error("cannot open " + path);
   TextFile file{path, {}};
   std::string line;
-  while (std::getline(in, line)) file.lines.push_back(rstripPythonWhitespace(line));
+  while (std::getline(in, line)) {
+    try {
+      decodeUtf8(line);  // sacreBLEU reads UTF-8 and refuses anything else
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path + " line " + std::to_string(file.lines.size() + 1) + ": " + e.what());
+    }
+    file.lines.push_back(rstripPythonWhitespace(line));
+  }
   return file;
 }
 
@@ -59,6 +66,7 @@ struct Metric {
   std::string signature;  // without the paired test's fields
   std::function<std::vector<SegmentStatistics>(const std::vector<std::string>&)> segments;
   ScoreFromSums score;
+  std::function<double(const std::vector<std::string>&)> corpus_score;
   std::function<std::string(const std::vector<std::string>&, int width)> line;  // sacreBLEU's text line
 };
 
@@ -93,6 +101,9 @@ Metric bleuMetric(const BleuOptions& options, const std::vector<std::vector<std:
   m.score = [options](const SegmentStatistics& sums) {
     return scoreFromStatistics(bleuFromNumbers(sums), options).score;
   };
+  m.corpus_score = [options, &refs](const std::vector<std::string>& hyps) {
+    return corpusBleu(hyps, refs, options).score;
+  };
   m.line = [options, &refs, signature = m.signature](const std::vector<std::string>& hyps, int width) {
     return formatBleu(corpusBleu(hyps, refs, options), signature, width);
   };
@@ -111,6 +122,9 @@ Metric chrfMetric(const ChrfOptions& options, const std::vector<std::vector<std:
   };
   m.score = [options](const SegmentStatistics& sums) {
     return chrfFromStatistics(ChrfStatistics(sums.begin(), sums.end()), options);
+  };
+  m.corpus_score = [options, &refs](const std::vector<std::string>& hyps) {
+    return corpusChrf(hyps, refs, options).score;
   };
   m.line = [options, &refs, name = m.name, signature = m.signature](
                const std::vector<std::string>& hyps, int width) {
@@ -134,6 +148,7 @@ constexpr const char* kUsage =
     "  BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 16.3 66.7/20.0/...\n"
     "Several -i files: one score line per system, or with --paired-bs / --paired-ar a table\n"
     "with one row per system, the first file being the baseline.\n"
+    "sacreBLEU's spellings -lc, -tok, -sv, -cc, -cw, -pbs, -par, -pbsn, -parn work too.\n"
     "Tokenized lowercased BLEU of the Multi30k papers (Moses normalization and tokenization,\n"
     "no smoothing): --tokenize moses --moses-lang de --lowercase --smooth-method none.\n"
     "Options";
@@ -179,13 +194,28 @@ int main(int argc, char** argv) {
         "score-only,b", "print the scores alone");
     po::options_description hidden;
     hidden.add_options()("files", po::value<std::vector<std::string>>());
+    // sacreBLEU's single-dash spellings, so that its command lines work as they are.
+    hidden.add_options()("lc", "")("tok", po::value<std::string>())("sv", po::value<double>())(
+        "cc", po::value<int>())("cw", po::value<int>())("pbs", "")("par", "")(
+        "pbsn", po::value<int64_t>())("parn", po::value<int64_t>());
     po::options_description all;
     all.add(options).add(hidden);
     po::positional_options_description positional;
     positional.add("files", -1);
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    // Single-dash long names (-lc, -tok) as sacreBLEU spells them; no prefix guessing, which
+    // would make -m or -s ambiguous.
+    const int style = (po::command_line_style::unix_style & ~po::command_line_style::allow_guessing) |
+                      po::command_line_style::allow_long_disguise;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
+              vm);
     po::notify(vm);
+    if (vm.count("tok")) tokenize = vm["tok"].as<std::string>();
+    if (vm.count("sv")) smooth_value = vm["sv"].as<double>();
+    if (vm.count("cc")) chrf.char_order = vm["cc"].as<int>();
+    if (vm.count("cw")) chrf.word_order = vm["cw"].as<int>();
+    if (vm.count("pbsn")) paired_bs_n = vm["pbsn"].as<int64_t>();
+    if (vm.count("parn")) paired_ar_n = vm["parn"].as<int64_t>();
     if (vm.count("help")) {
       std::cout << options << "\n";
       return 0;
@@ -201,7 +231,8 @@ int main(int argc, char** argv) {
       throw std::runtime_error("expected reference files and hypotheses (recurlab_bleu REF... -i "
                                "HYP... or recurlab_bleu HYP REF...); --help says more");
     if (width < 0 || width > 10) throw std::runtime_error("--width: expected 0 to 10");
-    const bool paired_bs = vm.count("paired-bs") > 0, paired_ar = vm.count("paired-ar") > 0;
+    const bool paired_bs = vm.count("paired-bs") + vm.count("pbs") > 0,
+               paired_ar = vm.count("paired-ar") + vm.count("par") > 0;
     if (paired_bs && paired_ar) throw std::runtime_error("--paired-bs and --paired-ar exclude each other");
     // As sacreBLEU: in a paired test the baseline given again is dropped; any other file
     // given twice is an error.
@@ -221,7 +252,7 @@ int main(int argc, char** argv) {
       throw std::runtime_error("--paired-bs-n and --paired-ar-n: expected at least 1");
 
     BleuOptions bleu;
-    bleu.lowercase = vm.count("lowercase") > 0;
+    bleu.lowercase = vm.count("lowercase") + vm.count("lc") > 0;
     bleu.smoothing = parseSmoothing(smoothing);
     bleu.smooth_value = smooth_value;
     bleu.effective_order = vm.count("effective-order") > 0;
@@ -266,14 +297,7 @@ int main(int argc, char** argv) {
         for (const auto& metric : metrics) {
           if (systems.size() > 1) std::cout << system.path << "\t";
           if (vm.count("score-only"))
-            std::cout << fixed(metric.score([&] {
-              SegmentStatistics sum;
-              for (const auto& s : metric.segments(system.lines)) {
-                if (sum.empty()) sum.assign(s.size(), 0.0);
-                for (size_t k = 0; k < s.size(); ++k) sum[k] += s[k];
-              }
-              return sum;
-            }()), width) << "\n";
+            std::cout << fixed(metric.corpus_score(system.lines), width) << "\n";
           else
             std::cout << metric.line(system.lines, width) << "\n";
         }

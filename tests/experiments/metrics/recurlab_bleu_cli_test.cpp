@@ -134,3 +134,19 @@ TEST_F(RecurlabBleuCommand, UnknownTokenizerEmptyAndMissingFilesAreErrors) {
   EXPECT_EQ(no_refs.exit_code, 2);
   EXPECT_NE(no_refs.output.find("expected reference files"), std::string::npos) << no_refs.output;
 }
+
+TEST_F(RecurlabBleuCommand, SacreBleuSpellingsAndInvalidUtf8) {
+  const auto hyp = file("hyp.txt", "A man rides a bike.\n");
+  const auto ref = file("ref.txt", "A man is riding a bicycle.\n");
+  const auto sacre = bleuCommand({ref, "-i", hyp, "-lc", "-tok", "none", "-m", "bleu", "chrf", "-cw", "2"});
+  EXPECT_EQ(sacre.exit_code, 0) << sacre.output;
+  EXPECT_EQ(sacre.output, bleuCommand({ref, "-i", hyp, "--lowercase", "--tokenize", "none", "--metrics",
+                                       "bleu", "chrf", "--chrf-word-order", "2"}).output);
+  EXPECT_EQ(sacre.output.rfind("BLEU|nrefs:1|case:lc|eff:no|tok:none|smooth:exp|version:2.6.0 = 19.4 ", 0), 0u)
+      << sacre.output;
+  EXPECT_NE(sacre.output.find("\nchrF2++|"), std::string::npos) << sacre.output;
+  const auto bad = file("bad.txt", "ab\xFF\n");
+  const auto r = bleuCommand({ref, "-i", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "recurlab_bleu: error: " + bad + " line 1: invalid UTF-8 at byte 2\n");
+}
