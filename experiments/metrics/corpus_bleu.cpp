@@ -6,7 +6,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "experiments/metrics/tokenizer_13a.h"
 #include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::metrics {
@@ -49,7 +48,7 @@ double BleuScore::ratio() const {
 std::vector<std::string> bleuTokens(const std::string& segment, const BleuOptions& options) {
   std::string text = options.lowercase ? pythonLower(segment) : segment;
   text = rstripPythonWhitespace(text);
-  if (options.tokenize) text = tokenize13a(text);
+  text = tokenizeForBleu(text, options.tokenizer, options.moses_language);
   return splitPythonWhitespace(text);
 }
 
@@ -125,9 +124,21 @@ BleuScore scoreFromStatistics(const BleuStatistics& statistics, const BleuOption
   return result;
 }
 
-BleuScore corpusBleu(const std::vector<std::string>& hypotheses,
-                     const std::vector<std::vector<std::string>>& references,
-                     const BleuOptions& options) {
+BleuOptions tokenizedLowercasedBleuOptions(const std::string& language) {
+  if (!mosesTokenizerSupports(language))
+    throw std::invalid_argument("tokenized BLEU: no Moses tokenizer for language '" + language +
+                                "'; expected de or en");
+  BleuOptions options;
+  options.lowercase = true;
+  options.tokenizer = BleuTokenizer::Moses;
+  options.moses_language = language;
+  options.smoothing = BleuSmoothing::None;
+  return options;
+}
+
+std::vector<BleuStatistics> bleuSegmentStatistics(
+    const std::vector<std::string>& hypotheses,
+    const std::vector<std::vector<std::string>>& references, const BleuOptions& options) {
   if (references.empty()) throw std::invalid_argument("BLEU needs at least one reference stream");
   for (size_t k = 0; k < references.size(); ++k)
     if (references[k].size() != hypotheses.size())
@@ -135,11 +146,19 @@ BleuScore corpusBleu(const std::vector<std::string>& hypotheses,
                                   std::to_string(hypotheses.size()) + " lines but reference " +
                                   std::to_string(k + 1) + " has " +
                                   std::to_string(references[k].size()));
-  BleuStatistics sum;
+  std::vector<BleuStatistics> segments;
+  segments.reserve(hypotheses.size());
   for (size_t i = 0; i < hypotheses.size(); ++i) {
     std::vector<std::vector<std::string>> reference_tokens;
     for (const auto& stream : references) reference_tokens.push_back(bleuTokens(stream[i], options));
-    const auto stats = segmentStatistics(bleuTokens(hypotheses[i], options), reference_tokens);
+    segments.push_back(segmentStatistics(bleuTokens(hypotheses[i], options), reference_tokens));
+  }
+  return segments;
+}
+
+BleuStatistics sumStatistics(const std::vector<BleuStatistics>& segments) {
+  BleuStatistics sum;
+  for (const auto& stats : segments) {
     for (int n = 0; n < kMaxOrder; ++n) {
       sum.correct[n] += stats.correct[n];
       sum.total[n] += stats.total[n];
@@ -147,7 +166,14 @@ BleuScore corpusBleu(const std::vector<std::string>& hypotheses,
     sum.hypothesis_length += stats.hypothesis_length;
     sum.reference_length += stats.reference_length;
   }
-  return scoreFromStatistics(sum, options);
+  return sum;
+}
+
+BleuScore corpusBleu(const std::vector<std::string>& hypotheses,
+                     const std::vector<std::vector<std::string>>& references,
+                     const BleuOptions& options) {
+  return scoreFromStatistics(sumStatistics(bleuSegmentStatistics(hypotheses, references, options)),
+                             options);
 }
 
 std::string bleuSignature(const BleuOptions& options, int64_t reference_count) {
@@ -161,7 +187,7 @@ std::string bleuSignature(const BleuOptions& options, int64_t reference_count) {
   return "nrefs:" + std::to_string(reference_count) +
          "|case:" + (options.lowercase ? "lc" : "mixed") +
          "|eff:" + (options.effective_order ? "yes" : "no") +
-         "|tok:" + (options.tokenize ? "13a" : "none") + "|smooth:" + smooth +
+         "|tok:" + bleuTokenizerName(options.tokenizer, options.moses_language) + "|smooth:" + smooth +
          "|version:" + kSacreBleuVersion;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/metrics/bleu_tokenizer.h"
+
 namespace recurlab::metrics {
 
 enum class BleuSmoothing { Exp, Floor, AddK, None };
@@ -19,7 +21,8 @@ struct BleuOptions {
   BleuSmoothing smoothing = BleuSmoothing::Exp;
   double smooth_value = -1;  // < 0: sacreBLEU's default (floor 0.1, add-k 1)
   bool effective_order = false;
-  bool tokenize = true;      // false = sacreBLEU's "-tok none"
+  BleuTokenizer tokenizer = BleuTokenizer::k13a;  // sacreBLEU's -tok
+  std::string moses_language = "en";              // for BleuTokenizer::Moses: de or en
 };
 
 struct BleuStatistics {
@@ -37,14 +40,26 @@ struct BleuScore {
   double ratio() const;               // hypothesis_length / reference_length
 };
 
-// The segment as sacreBLEU scores it: its tokens after lowercasing, rstrip and 13a.
+// The segment as sacreBLEU scores it: its tokens after lowercasing, rstrip and the tokenizer.
 std::vector<std::string> bleuTokens(const std::string& segment, const BleuOptions& options);
 
 // Sufficient statistics of one segment against its references (at least one).
 BleuStatistics segmentStatistics(const std::vector<std::string>& hypothesis_tokens,
                                  const std::vector<std::vector<std::string>>& reference_tokens);
 
+BleuStatistics sumStatistics(const std::vector<BleuStatistics>& segments);
+
 BleuScore scoreFromStatistics(const BleuStatistics& statistics, const BleuOptions& options);
+
+// The tokenized lowercased BLEU of the Multi30k papers (Moses normalization and tokenization
+// for `language`, lowercased, no smoothing: multi-bleu.perl's and fairseq's scorer's numbers).
+BleuOptions tokenizedLowercasedBleuOptions(const std::string& language);
+
+// Each segment's statistics (for the paired tests, which resample segments). Line counts as
+// corpusBleu checks them.
+std::vector<BleuStatistics> bleuSegmentStatistics(
+    const std::vector<std::string>& hypotheses,
+    const std::vector<std::vector<std::string>>& references, const BleuOptions& options = {});
 
 // Corpus BLEU of `hypotheses` against reference streams (references[k][i] is the k-th
 // reference of segment i). Every stream must have as many lines as the hypotheses: otherwise

@@ -1,21 +1,10 @@
 #include "experiments/metrics/tokenizer_13a.h"
 
+#include "experiments/metrics/text_replace.h"
 #include "experiments/metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {
-
-void replaceAll(std::string& text, std::string_view from, std::string_view to) {
-  std::string out;
-  size_t start = 0, at;
-  while ((at = text.find(from, start)) != std::string::npos) {
-    out.append(text, start, at - start);
-    out.append(to);
-    start = at + from.size();
-  }
-  out.append(text, start, std::string::npos);
-  text.swap(out);
-}
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isPeriodOrComma(char c) { return c == '.' || c == ','; }
@@ -64,10 +53,13 @@ std::string tokenize13a(std::string_view input) {
     replaceAll(line, "&lt;", "<");
     replaceAll(line, "&gt;", ">");
   }
+  return apply13aRules(" " + line + " ");
+}
+
+std::string apply13aRules(std::string_view input) {
   std::string padded;
-  padded.reserve(line.size() * 2 + 2);
-  padded += ' ';
-  for (char c : line) {
+  padded.reserve(input.size() * 2);
+  for (char c : input) {
     if (isSplitSymbol(c)) {
       padded += ' ';
       padded += c;
@@ -76,7 +68,6 @@ std::string tokenize13a(std::string_view input) {
       padded += c;
     }
   }
-  padded += ' ';
   const auto notDigit = [](char c) { return !isDigit(c); };
   const auto isHyphen = [](char c) { return c == '-'; };
   std::string text = substitutePairs(padded, notDigit, isPeriodOrComma, "", " ", " ");

@@ -12,4 +12,8 @@ namespace recurlab::metrics {
 
 std::string tokenize13a(std::string_view line);
 
+// The four substitutions and the whitespace collapse alone, on `text` as it is (13a pads the
+// line with a space at both ends first, the "zh" tokenizer does not).
+std::string apply13aRules(std::string_view text);
+
 }  // namespace recurlab::metrics

@@ -209,6 +209,12 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const auto bleu_lc = metrics::corpusBleu(text, {data_.test_references}, lowercase);
   r.metrics["test_bleu"] = bleu.score;
   r.metrics["test_bleu_lc"] = bleu_lc.score;
+  if (metrics::mosesTokenizerSupports(config_.target_language)) {  // the papers' tokenized BLEU
+    const auto tok_lc = metrics::tokenizedLowercasedBleuOptions(config_.target_language);
+    const auto bleu_tok = metrics::corpusBleu(text, {data_.test_references}, tok_lc);
+    r.metrics["test_bleu_tok_lc"] = bleu_tok.score;
+    r.texts["test_bleu_tok_lc_line"] = metrics::formatBleu(bleu_tok, metrics::bleuSignature(tok_lc, 1), 2);
+  }
   r.metrics["beam_sentences_per_second"] = translated.sentencesPerSecond();
   r.metrics["train_tokens_per_second"] = 0;
   {

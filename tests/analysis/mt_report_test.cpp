@@ -50,6 +50,11 @@ void addModel(Hdf5RunLog& log, const std::string& name, double shift) {
     log.setAttribute(g, k, v);
   log.setAttribute(g, "test_bleu", 33.3 + shift);
   log.setAttribute(g, "test_bleu_lc", 34.4 + shift);
+  if (shift > 0) {  // the other model's log predates the tokenized lowercased BLEU
+    log.setAttribute(g, "test_bleu_tok_lc", 35.5);
+    log.setAttribute(g, "test_bleu_tok_lc_line",
+                     std::string("BLEU|nrefs:1|case:lc|eff:no|tok:moses-de|smooth:none|version:2.6.0 = 35.50"));
+  }
   log.setAttribute(g, "final_valid_ppl", 7.5);
   log.setAttribute(g, "train_tokens_per_second", 4321.0);
   log.setAttribute(g, "beam_sentences_per_second", 12.5);
@@ -93,6 +98,13 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
   const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
   EXPECT_NEAR(summary["models"]["transformer_sru"]["test_bleu"].get<double>(), 34.3, 1e-9);
   EXPECT_NEAR(summary["bleu_window_mean"]["transformer"]["test_bleu"].get<double>(), 36.0, 1e-9);
+  // The tokenized lowercased BLEU beside the published number (same column), "–" where absent.
+  EXPECT_NEAR(summary["models"]["transformer_sru"]["test_bleu_tok_lc"].get<double>(), 35.5, 1e-9);
+  EXPECT_NE(md.find("| test BLEU (lowercased) | tokenized lowercased |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **34.30** | **35.40** | **35.50** |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 33.30 | 34.40 | – |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| *–* | *–* | *41.02* |"), std::string::npos) << md;
+  EXPECT_NE(md.find("tok:moses-de|smooth:none"), std::string::npos) << md;
   EXPECT_EQ(readText(dir.path() / "translations_transformer.txt"), "Ein Hund läuft.\nZwei Männer.\n");
   EXPECT_TRUE(fs::exists(dir.path() / "perplexity.gp"));
   EXPECT_TRUE(fs::exists(dir.path() / "attention_transformer.gp"));

@@ -52,7 +52,7 @@ TEST(CorpusBleu, E2OtherSmoothingsAndNoTokenization) {
   none.smoothing = BleuSmoothing::None;
   EXPECT_EQ(bleu(hyp, ref, none).score, 0.0);
   BleuOptions raw;
-  raw.tokenize = false;
+  raw.tokenizer = BleuTokenizer::None;
   EXPECT_NEAR(bleu(hyp, ref, raw).score, 19.36, 5e-3);
 }
 
@@ -118,4 +118,70 @@ TEST(CorpusBleu, LineCountMismatchIsAnError) {
     EXPECT_NE(std::string(e.what()).find("2 lines"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("has 1"), std::string::npos) << e.what();
   }
+}
+
+// sacreBLEU's own expectations (test/test_bleu.py): three segments, two reference streams.
+TEST(CorpusBleu, SacreBleuTwoReferenceCasesPerTokenizer) {
+  const std::vector<std::string> hyps = {"The dog bit the man.", "It wasn't surprising.",
+                                         "The man had just bitten him."};
+  const std::vector<std::vector<std::string>> refs = {
+      {"The dog bit the man.", "It was not unexpected.", "The man bit him first."},
+      {"The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."}};
+  EXPECT_NEAR(corpusBleu(hyps, refs).score, 48.530827, 1e-6);
+  BleuOptions none, intl, no_smoothing;
+  none.tokenizer = BleuTokenizer::None;
+  intl.tokenizer = BleuTokenizer::Intl;
+  no_smoothing.smoothing = BleuSmoothing::None;
+  EXPECT_NEAR(corpusBleu(hyps, refs, none).score, 49.1919566, 1e-6);
+  EXPECT_NEAR(corpusBleu(hyps, refs, intl).score, 43.91623493, 1e-6);
+  EXPECT_NEAR(corpusBleu(hyps, refs, no_smoothing).score, 48.530827, 1e-6);
+  EXPECT_EQ(corpusBleu({"", "", ""}, refs).score, 0.0);
+}
+
+// sacreBLEU's test/test_sentence_bleu.py: one Romanian sentence, sentence BLEU (effective order).
+TEST(CorpusBleu, SacreBleuSentenceCasesPerTokenizerAndSmoothing) {
+  const std::string ref = "produc\xC5\xA3ia de zah\xC4\x83r brut se exprim\xC4\x83 \xC3\xAEn zah\xC4\x83r alb;";
+  const std::string hyp = "Produc\xC8\x9Bia de zah\xC4\x83r prim\xC4\x83 va fi exprimat\xC4\x83 \xC3\xAEn ceea "
+                          "ce prive\xC8\x99te zah\xC4\x83rul alb;";
+  const auto score = [&](BleuTokenizer tok, BleuSmoothing smoothing, double value, bool lc) {
+    BleuOptions o;
+    o.effective_order = true;
+    o.tokenizer = tok;
+    o.smoothing = smoothing;
+    o.smooth_value = value;
+    o.lowercase = lc;
+    return corpusBleu({hyp}, {{ref}}, o).score;
+  };
+  const auto k13a = BleuTokenizer::k13a;
+  EXPECT_NEAR(score(k13a, BleuSmoothing::Exp, -1, false), 8.493, 1e-3);
+  EXPECT_NEAR(score(k13a, BleuSmoothing::None, -1, false), 0.0, 1e-3);
+  EXPECT_NEAR(score(k13a, BleuSmoothing::Floor, -1, false), 4.51688, 1e-3);
+  EXPECT_NEAR(score(k13a, BleuSmoothing::Floor, 0.5, false), 10.10, 1e-3);
+  EXPECT_NEAR(score(k13a, BleuSmoothing::AddK, -1, false), 14.882, 1e-3);
+  EXPECT_NEAR(score(k13a, BleuSmoothing::AddK, 2, false), 21.389, 1e-3);
+  EXPECT_NEAR(score(BleuTokenizer::None, BleuSmoothing::Exp, -1, false), 7.347, 1e-3);
+  EXPECT_NEAR(score(BleuTokenizer::Intl, BleuSmoothing::Exp, -1, false), 8.493, 1e-3);
+  EXPECT_NEAR(score(BleuTokenizer::Char, BleuSmoothing::Exp, -1, false), 40.8759, 1e-3);
+  EXPECT_NEAR(score(BleuTokenizer::Char, BleuSmoothing::Exp, -1, true), 42.0267, 1e-3);
+}
+
+// The tokenized lowercased BLEU of the Multi30k papers: Moses-tokenized, lowercased, no
+// smoothing (multi-bleu.perl / fairseq's scorer). Tokens: ein hund läuft über die|eine &quot;
+// grüne &quot; wiese . -> matches 9/10, 7/9, 5/8, 3/7, BP 1: 100 * (3/16)^(1/4).
+TEST(CorpusBleu, TokenizedLowercasedBleuHandComputed) {
+  const auto tokenized = tokenizedLowercasedBleuOptions("de");
+  EXPECT_TRUE(tokenized.lowercase);
+  EXPECT_EQ(tokenized.tokenizer, BleuTokenizer::Moses);
+  EXPECT_EQ(tokenized.smoothing, BleuSmoothing::None);
+  EXPECT_THROW(tokenizedLowercasedBleuOptions("fr"), std::invalid_argument);
+  const std::vector<std::string> hyp = {"Ein HUND l\xC3\xA4uft \xC3\xBC" "ber die \xE2\x80\x9Egr\xC3\xBCne\xE2\x80\x9C Wiese."};
+  const std::vector<std::string> ref = {"Ein Hund l\xC3\xA4uft \xC3\xBC" "ber eine \xE2\x80\x9Egr\xC3\xBCne\xE2\x80\x9C Wiese."};
+  const auto s = corpusBleu(hyp, {ref}, tokenized);
+  EXPECT_EQ(s.statistics.correct, (std::array<int64_t, 4>{9, 7, 5, 3}));
+  EXPECT_EQ(s.statistics.total, (std::array<int64_t, 4>{10, 9, 8, 7}));
+  EXPECT_NEAR(s.score, 100.0 * std::pow(3.0 / 16.0, 0.25), 1e-9);
+  EXPECT_EQ(bleuSignature(tokenized, 1),
+            "nrefs:1|case:lc|eff:no|tok:moses-de|smooth:none|version:2.6.0");
+  // sacreBLEU's default on the same raw text differs (case, „ “ attached to words).
+  EXPECT_LT(corpusBleu(hyp, {ref}).score, s.score - 10);
 }

@@ -115,6 +115,9 @@ TEST(MtTask, TrainsDecodesAndLogsEverythingTheReportNeeds) {
   EXPECT_NE(a.stringAttribute("/tiny", "test_bleu_lc_line")
                 .find("BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = "),
             std::string::npos);
+  EXPECT_NE(a.stringAttribute("/tiny", "test_bleu_tok_lc_line")
+                .find("BLEU|nrefs:1|case:lc|eff:no|tok:moses-de|smooth:none|version:2.6.0 = "),
+            std::string::npos);
   EXPECT_EQ(a.intAttribute("/tiny/attention", "layers"), 2);
   std::vector<uint64_t> shape;
   const auto attention = a.readArray("/tiny/attention/layer_2", &shape);
