@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "kernels/cpu/sru_recurrence.h"
 #include "models/layers/sru.h"
 #include "tests/support/gradient_check.h"
+#include "tests/support/naive_recurrences.h"
 
 namespace recurlab::models {
 namespace {
