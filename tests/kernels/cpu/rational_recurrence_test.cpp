@@ -205,7 +205,9 @@ TEST(RationalRecurrence, BadInputsGiveClearErrors) {
     rationalRecurrenceForward(u, {}, {}, {}, f);
     FAIL() << "expected an error";
   } catch (const c10::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("weight [b_r | b_p1 | b_p2] (pattern F) is required"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("weight [b_r | b_p1 | b_p2] (pattern F) is required"),
+              std::string::npos)
+        << e.what();
   }
   try {
     rationalRecurrenceForward(u, {}, {}, {}, {D, RationalPattern::B, Semiring::PlusTimes, true});
