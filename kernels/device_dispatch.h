@@ -1,35 +1,41 @@
 #pragma once
-// What every fused op (kernels/*.h) shares: the choice of implementation by the device of its
-// main input, and the way optional tensors cross its one torch::autograd::Function.
+// What every fused op (kernels/*.cpp) shares besides its checks (kernels/input_checks.h): the
+// choice of implementation by U's device, the tensors it hands that implementation, and the
+// way optional tensors cross its one torch::autograd::Function.
 #include <ATen/core/Tensor.h>
-#include <c10/util/ArrayRef.h>
 
-#include <initializer_list>
+#include <cstdint>
 
 namespace recurlab::kernels::detail {
 
-// True for a CUDA tensor when recurlab is built with its CUDA kernels (RECURLAB_WITH_CUDA);
-// false for a CPU tensor. Throws naming `op` for a CUDA tensor in a CPU-only build and for any
-// other device.
-bool runsOnCuda(const at::Tensor& u, const char* op);
+// Returns cpu() for a CPU tensor U and cuda() for a CUDA one. The op has checked U's device
+// (checkU), so no other device comes here. cuda() is compiled in every build, which keeps the
+// CUDA implementations' declarations (kernels/cuda/*.h) in step with their callers, but it is
+// called, and so needs their definitions, only in a build with the CUDA kernels
+// (RECURLAB_WITH_CUDA).
+template <typename CpuFn, typename CudaFn>
+decltype(auto) dispatchByDevice([[maybe_unused]] const at::Tensor& u, CpuFn&& cpu,
+                                [[maybe_unused]] CudaFn&& cuda) {
+#ifdef RECURLAB_WITH_CUDA
+  if (u.is_cuda()) return cuda();
+#endif
+  return cpu();
+}
 
-// One tensor argument of an op, by the name its errors use.
-struct NamedTensor {
-  const char* name;
-  const at::Tensor& tensor;
+// A contiguous tensor (a copy if needed); undefined stays undefined.
+at::Tensor contiguousOrUndefined(const at::Tensor& t);
+
+// The bytes of a contiguous mask_pad (bool or uint8, nonzero = pad: a bool is one byte holding
+// 0 or 1), or nullptr when it is undefined.
+const uint8_t* padBytes(const at::Tensor& mask_pad);
+
+// What a raw backward adds to the forward's tensors, contiguous: the upstream gradients
+// (undefined = zero) and every state saved by the forward.
+struct BackwardTensors {
+  at::Tensor grad_h, grad_last_c, c;
 };
-
-// Every defined tensor of `tensors` must be on U's device, else throws naming `op`, the tensor
-// and both devices. Checked before the kernel is chosen by U's device: a CUDA mask_pad beside CPU
-// inputs would otherwise be read through a device pointer on the host, and a CPU tensor beside
-// CUDA ones handed to a kernel as a device pointer.
-void checkSameDevice(const char* op, const at::Tensor& u, std::initializer_list<NamedTensor> tensors);
-
-// A gradient handed to a raw backward: undefined (= zero), or of U's dtype and device and the
-// shape `shape`; else throws naming `op`, the gradient, its shape and the expected one. The
-// kernels index it by that shape, unchecked.
-void checkGradient(const char* op, const at::Tensor& u, const at::Tensor& grad, const char* name,
-                   c10::IntArrayRef shape);
+BackwardTensors contiguousBackward(const at::Tensor& grad_h, const at::Tensor& grad_last_c,
+                                   const at::Tensor& c);
 
 // LibTorch 1.13's autograd::Function cannot take undefined tensors as inputs (it records a
 // device for each): the ops pass an empty (0) tensor instead and map it back.

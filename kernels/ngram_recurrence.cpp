@@ -1,14 +1,13 @@
-// The n-gram RCNN recurrence on any device: raw kernels dispatched by U's device and the one
-// torch::autograd::Function over them.
+// The n-gram RCNN recurrence on any device: its argument checks, the raw kernels dispatched by
+// U's device, and the one torch::autograd::Function over them.
 #include "kernels/ngram_recurrence.h"
 
 #include <torch/torch.h>
 
-#include "kernels/cpu/ngram_recurrence.h"
+#include <string>
+
 #include "kernels/device_dispatch.h"
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/ngram_recurrence.h"
-#endif
+#include "kernels/input_checks.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -16,55 +15,65 @@ namespace {
 using torch::Tensor;
 constexpr const char* kName = "n-gram recurrence";
 
-// The argument checks of the kernel that will run, before the tensors cross the Function.
 void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                  const NgramRecurrenceOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) {
-    checkNgramRecurrenceCudaInputs(u, c0, mask_pad, opt);
-    return;
-  }
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  TORCH_CHECK(opt.n >= 1 && opt.n <= kMaxNgramOrder, kName, ": n must be in [1, ",
+              kMaxNgramOrder, "], got ", opt.n);
+  const int64_t d = opt.hidden_size;
+  const std::string layout = std::to_string(opt.numMatrices()) + "·d: [z1..z" +
+                             std::to_string(opt.n) + ", f" + (opt.output_gate ? ", o" : "") +
+                             "] per unit";
+  detail::checkU(kName, u, d * opt.numMatrices(), layout);
+  detail::checkOptionalLikeU(kName, u, c0, "c0 ([c^(1) | ... | c^(n)])", {u.size(1), opt.n * d});
+  detail::checkPadMask(kName, u, mask_pad);
+}
+
+detail::NgramRecurrenceTensors contiguousTensors(const Tensor& u, const Tensor& c0,
+                                                 const Tensor& mask_pad) {
+  using detail::contiguousOrUndefined;
+  return {u.contiguous(), contiguousOrUndefined(c0), contiguousOrUndefined(mask_pad)};
+}
+
+NgramForwardResult forwardOnDevice(const detail::NgramRecurrenceTensors& in,
+                                   const NgramRecurrenceOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::ngramRecurrenceCpuForward(in, opt); },
+      [&] { return detail::ngramRecurrenceCudaForward(in, opt); });
+}
+
+NgramBackwardResult backwardOnDevice(const detail::BackwardTensors& grads,
+                                     const detail::NgramRecurrenceTensors& in,
+                                     const NgramRecurrenceOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::ngramRecurrenceCpuBackward(grads, in, opt); },
+      [&] { return detail::ngramRecurrenceCudaBackward(grads, in, opt); });
 }
 
 }  // namespace
 
 NgramForwardResult ngramRecurrenceForward(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                           const NgramRecurrenceOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"c0", c0}, {"mask_pad", mask_pad}});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return ngramRecurrenceCudaForward(u, c0, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return ngramRecurrenceCpuForward(u, c0, mask_pad, opt);
+  checkInputs(u, c0, mask_pad, opt);
+  return forwardOnDevice(contiguousTensors(u, c0, mask_pad), opt);
 }
 
 NgramBackwardResult ngramRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c,
                                             const Tensor& u, const Tensor& c0, const Tensor& c,
                                             const Tensor& mask_pad,
                                             const NgramRecurrenceOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
-                                     {"c0", c0}, {"saved c", c}, {"mask_pad", mask_pad}});
   checkInputs(u, c0, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, n = opt.n;
-  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
-  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, n * d});
-  detail::checkGradient(kName, u, c, "saved c", {L, B, n * d});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName))
-    return ngramRecurrenceCudaBackward(grad_h, grad_last_c, u, c0, c, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return ngramRecurrenceCpuBackward(grad_h, grad_last_c, u, c0, c, mask_pad, opt);
+  detail::checkBackwardTensors(kName, u, grad_h, grad_last_c, c, opt.hidden_size,
+                               opt.n * opt.hidden_size);
+  return backwardOnDevice(detail::contiguousBackward(grad_h, grad_last_c, c),
+                          contiguousTensors(u, c0, mask_pad), opt);
 }
 
 namespace {
 
+// Checked once by ngramRecurrence before apply(); its forward and backward trust their tensors
+// (autograd hands backward gradients of the outputs' shapes, dtypes and devices).
 class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
@@ -73,7 +82,7 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
     c0 = detail::emptyAsUndefined(c0);
     mask_pad = detail::emptyAsUndefined(mask_pad);
     const NgramRecurrenceOptions opt{hidden_size, n, output_gate};
-    NgramForwardResult res = ngramRecurrenceForward(u, c0, mask_pad, opt);
+    NgramForwardResult res = forwardOnDevice(contiguousTensors(u, c0, mask_pad), opt);
     ctx->save_for_backward({u, c0, res.c, mask_pad});
     ctx->saved_data["hidden_size"] = hidden_size;
     ctx->saved_data["n"] = n;
@@ -88,8 +97,8 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
     const NgramRecurrenceOptions opt{ctx->saved_data["hidden_size"].toInt(),
                                      ctx->saved_data["n"].toInt(),
                                      ctx->saved_data["output_gate"].toBool()};
-    NgramBackwardResult g =
-        ngramRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], opt);
+    NgramBackwardResult g = backwardOnDevice(detail::contiguousBackward(grads[0], grads[1], s[2]),
+                                             contiguousTensors(s[0], s[1], s[3]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
   }

@@ -1,15 +1,12 @@
-// QRNN fo/f-pooling on any device: raw kernels dispatched by U's device and the one
-// torch::autograd::Function over them.
+// QRNN fo/f-pooling on any device: its argument checks, the raw kernels dispatched by U's
+// device, and the one torch::autograd::Function over them.
 #include "kernels/qrnn_pooling.h"
 
 #include <ATen/record_function.h>
 #include <torch/torch.h>
 
-#include "kernels/cpu/qrnn_pooling.h"
 #include "kernels/device_dispatch.h"
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/qrnn_pooling.h"
-#endif
+#include "kernels/input_checks.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -17,18 +14,40 @@ namespace {
 using torch::Tensor;
 constexpr const char* kName = "QRNN pooling";
 
-// The argument checks of the kernel that will run, before the tensors cross the Function.
 void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& mask_pad,
                  const QrnnPoolingOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) {
-    checkQrnnPoolingCudaInputs(u, c0, zoneout, mask_pad, opt);
-    return;
-  }
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  const int64_t d = opt.hidden_size;
+  detail::checkU(kName, u, d * opt.numMatrices(),
+                 opt.output_gate ? "3·d: [z, f, o] per unit for fo-pooling"
+                                 : "2·d: [z, f] per unit for f-pooling");
+  const int64_t L = u.size(0), B = u.size(1);
+  detail::checkOptionalLikeU(kName, u, c0, "c0", {B, d});
+  detail::checkOptionalLikeU(kName, u, zoneout, "zoneout mask", {L, B, d});
+  detail::checkPadMask(kName, u, mask_pad);
+}
+
+detail::QrnnPoolingTensors contiguousTensors(const Tensor& u, const Tensor& c0,
+                                             const Tensor& zoneout, const Tensor& mask_pad) {
+  using detail::contiguousOrUndefined;
+  return {u.contiguous(), contiguousOrUndefined(c0), contiguousOrUndefined(zoneout),
+          contiguousOrUndefined(mask_pad)};
+}
+
+QrnnPoolingForwardResult forwardOnDevice(const detail::QrnnPoolingTensors& in,
+                                         const QrnnPoolingOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::qrnnPoolingCpuForward(in, opt); },
+      [&] { return detail::qrnnPoolingCudaForward(in, opt); });
+}
+
+QrnnPoolingBackwardResult backwardOnDevice(const detail::BackwardTensors& grads,
+                                           const detail::QrnnPoolingTensors& in,
+                                           const QrnnPoolingOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::qrnnPoolingCpuBackward(grads, in, opt); },
+      [&] { return detail::qrnnPoolingCudaBackward(grads, in, opt); });
 }
 
 }  // namespace
@@ -36,38 +55,25 @@ void checkInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const
 QrnnPoolingForwardResult qrnnPoolingForward(const Tensor& u, const Tensor& c0,
                                             const Tensor& zoneout, const Tensor& mask_pad,
                                             const QrnnPoolingOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"c0", c0}, {"zoneout", zoneout}, {"mask_pad", mask_pad}});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) return qrnnPoolingCudaForward(u, c0, zoneout, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return qrnnPoolingCpuForward(u, c0, zoneout, mask_pad, opt);
+  checkInputs(u, c0, zoneout, mask_pad, opt);
+  return forwardOnDevice(contiguousTensors(u, c0, zoneout, mask_pad), opt);
 }
 
 QrnnPoolingBackwardResult qrnnPoolingBackward(const Tensor& grad_h, const Tensor& grad_last_c,
                                               const Tensor& u, const Tensor& c0, const Tensor& c,
                                               const Tensor& zoneout, const Tensor& mask_pad,
                                               const QrnnPoolingOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
-                                     {"c0", c0}, {"saved c", c}, {"zoneout", zoneout},
-                                     {"mask_pad", mask_pad}});
   checkInputs(u, c0, zoneout, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size;
-  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
-  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, d});
-  detail::checkGradient(kName, u, c, "saved c", {L, B, d});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName))
-    return qrnnPoolingCudaBackward(grad_h, grad_last_c, u, c0, c, zoneout, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return qrnnPoolingCpuBackward(grad_h, grad_last_c, u, c0, c, zoneout, mask_pad, opt);
+  detail::checkBackwardTensors(kName, u, grad_h, grad_last_c, c, opt.hidden_size,
+                               opt.hidden_size);
+  return backwardOnDevice(detail::contiguousBackward(grad_h, grad_last_c, c),
+                          contiguousTensors(u, c0, zoneout, mask_pad), opt);
 }
 
 namespace {
 
+// Checked once by qrnnPooling before apply(); its forward and backward trust their tensors
+// (autograd hands backward gradients of the outputs' shapes, dtypes and devices).
 class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
@@ -79,7 +85,8 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
     zoneout = detail::emptyAsUndefined(zoneout);
     mask_pad = detail::emptyAsUndefined(mask_pad);
     const QrnnPoolingOptions opt{hidden_size, output_gate};
-    QrnnPoolingForwardResult res = qrnnPoolingForward(u, c0, zoneout, mask_pad, opt);
+    QrnnPoolingForwardResult res =
+        forwardOnDevice(contiguousTensors(u, c0, zoneout, mask_pad), opt);
     ctx->save_for_backward({u, c0, res.c, zoneout, mask_pad});
     ctx->saved_data["hidden_size"] = hidden_size;
     ctx->saved_data["output_gate"] = output_gate;
@@ -94,7 +101,8 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
     const QrnnPoolingOptions opt{ctx->saved_data["hidden_size"].toInt(),
                                  ctx->saved_data["output_gate"].toBool()};
     QrnnPoolingBackwardResult g =
-        qrnnPoolingBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
+        backwardOnDevice(detail::contiguousBackward(grads[0], grads[1], s[2]),
+                         contiguousTensors(s[0], s[1], s[3], s[4]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u, c0_defined ? g.grad_c0 : Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
   }

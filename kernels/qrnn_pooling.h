@@ -1,6 +1,6 @@
 #pragma once
-// One op, any device: kernels/cpu/qrnn_pooling.h and kernels/cuda/qrnn_pooling.h implement it.
-// QRNN fo-pooling / f-pooling (Bradbury et al. 2017; design.md §3).
+// One op, any device: kernels/cpu/qrnn_pooling.cpp and kernels/cuda/qrnn_pooling.cpp implement it.
+// QRNN fo-pooling / f-pooling (Bradbury et al. 2017, "Quasi-Recurrent Neural Networks", §2).
 //
 // Paper convention (NOT salesforce's inverted f): per unit j and step t
 //   z = tanh(u_z), f = σ(u_f), o = σ(u_o)
@@ -21,6 +21,8 @@
 
 #include <cstdint>
 #include <vector>
+
+#include "kernels/device_dispatch.h"
 
 namespace recurlab::kernels {
 
@@ -43,7 +45,9 @@ struct QrnnPoolingBackwardResult {
 };
 
 // Raw kernels, no autograd, on U's device: the fused CPU loops (kernels/cpu/) or their
-// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero).
+// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero). Both
+// check their arguments, throwing c10::Error that names the op, the tensor, its shape and what
+// was expected.
 QrnnPoolingForwardResult qrnnPoolingForward(const at::Tensor& u, const at::Tensor& c0,
                                             const at::Tensor& zoneout,
                                             const at::Tensor& mask_pad,
@@ -61,4 +65,29 @@ std::vector<at::Tensor> qrnnPooling(const at::Tensor& u, const at::Tensor& c0,
                                     const at::Tensor& zoneout, const at::Tensor& mask_pad,
                                     const QrnnPoolingOptions& opt);
 
+namespace detail {
+
+// One call's inputs as the op hands them to its implementations (kernels/cpu/, kernels/cuda/):
+// checked, contiguous, on U's device; optional ones undefined; mask_pad bool or uint8.
+struct QrnnPoolingTensors {
+  at::Tensor u, c0, zoneout, mask_pad;
+};
+
+// The implementations the op dispatches to: the fused CPU loops (kernels/cpu/qrnn_pooling.cpp) and
+// their CUDA twins (kernels/cuda/qrnn_pooling.cpp, defined only in a build with the CUDA
+// kernels, RECURLAB_WITH_CUDA). No autograd. They trust their tensors, which the op has checked
+// (kernels/input_checks.h): dtypes the device's kernel takes, every tensor on U's device, shapes
+// as the options say.
+QrnnPoolingForwardResult qrnnPoolingCpuForward(const QrnnPoolingTensors& in,
+                                               const QrnnPoolingOptions& opt);
+QrnnPoolingBackwardResult qrnnPoolingCpuBackward(const BackwardTensors& grads,
+                                                 const QrnnPoolingTensors& in,
+                                                 const QrnnPoolingOptions& opt);
+QrnnPoolingForwardResult qrnnPoolingCudaForward(const QrnnPoolingTensors& in,
+                                                const QrnnPoolingOptions& opt);
+QrnnPoolingBackwardResult qrnnPoolingCudaBackward(const BackwardTensors& grads,
+                                                  const QrnnPoolingTensors& in,
+                                                  const QrnnPoolingOptions& opt);
+
+}  // namespace detail
 }  // namespace recurlab::kernels

@@ -1,14 +1,11 @@
-// The rational recurrences on any device: raw kernels dispatched by U's device and the one
-// torch::autograd::Function over them.
+// The rational recurrences on any device: their argument checks, the raw kernels dispatched by
+// U's device, and the one torch::autograd::Function over them.
 #include "kernels/rational_recurrence.h"
 
 #include <torch/torch.h>
 
-#include "kernels/cpu/rational_recurrence.h"
 #include "kernels/device_dispatch.h"
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/rational_recurrence.h"
-#endif
+#include "kernels/input_checks.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -16,18 +13,58 @@ namespace {
 using torch::Tensor;
 constexpr const char* kName = "rational recurrence";
 
-// The argument checks of the kernel that will run, before the tensors cross the Function.
+const char* layoutOf(const RationalRecurrenceOptions& opt) {
+  if (opt.pattern == RationalPattern::B)
+    return opt.output_gate ? "3·d: [z, f, o] per unit (pattern B with the output gate)"
+                           : "2·d: [z, f] per unit (pattern B without the output gate)";
+  return opt.output_gate ? "5·d: [z1, z2, f1, f2, o] per unit (patterns C/F with the gate)"
+                         : "4·d: [z1, z2, f1, f2] per unit (patterns C/F without the gate)";
+}
+
 void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& mask_pad,
                  const RationalRecurrenceOptions& opt) {
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName)) {
-    checkRationalRecurrenceCudaInputs(u, weight, c0, mask_pad, opt);
-    return;
+  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
+              opt.hidden_size);
+  TORCH_CHECK(opt.pattern == RationalPattern::B || opt.pattern == RationalPattern::C ||
+                  opt.pattern == RationalPattern::F,
+              kName, ": unknown pattern ", static_cast<int64_t>(opt.pattern),
+              " (expected B = 0, C = 1 or F = 2)");
+  TORCH_CHECK(opt.semiring == Semiring::PlusTimes || opt.semiring == Semiring::MaxPlus, kName,
+              ": unknown semiring ", static_cast<int64_t>(opt.semiring),
+              " (expected plus-times = 0 or max-plus = 1)");
+  const int64_t d = opt.hidden_size;
+  detail::checkU(kName, u, d * opt.numMatrices(), layoutOf(opt));
+  if (opt.pattern == RationalPattern::F) {
+    detail::checkLikeU(kName, u, weight, "weight [b_r | b_p1 | b_p2] (pattern F)", {3 * d});
+  } else {
+    TORCH_CHECK(!weight.defined(), kName,
+                ": only pattern F takes a weight vector; got one of shape ", weight.sizes());
   }
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
+  detail::checkOptionalLikeU(kName, u, c0, "c0 ([c1 | c2] states)",
+                             {u.size(1), opt.numStates() * d});
+  detail::checkPadMask(kName, u, mask_pad);
+}
+
+detail::RationalRecurrenceTensors contiguousTensors(const Tensor& u, const Tensor& weight,
+                                                    const Tensor& c0, const Tensor& mask_pad) {
+  using detail::contiguousOrUndefined;
+  return {u.contiguous(), contiguousOrUndefined(weight), contiguousOrUndefined(c0),
+          contiguousOrUndefined(mask_pad)};
+}
+
+RationalForwardResult forwardOnDevice(const detail::RationalRecurrenceTensors& in,
+                                      const RationalRecurrenceOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::rationalRecurrenceCpuForward(in, opt); },
+      [&] { return detail::rationalRecurrenceCudaForward(in, opt); });
+}
+
+RationalBackwardResult backwardOnDevice(const detail::BackwardTensors& grads,
+                                        const detail::RationalRecurrenceTensors& in,
+                                        const RationalRecurrenceOptions& opt) {
+  return detail::dispatchByDevice(
+      in.u, [&] { return detail::rationalRecurrenceCpuBackward(grads, in, opt); },
+      [&] { return detail::rationalRecurrenceCudaBackward(grads, in, opt); });
 }
 
 }  // namespace
@@ -35,14 +72,8 @@ void checkInputs(const Tensor& u, const Tensor& weight, const Tensor& c0, const 
 RationalForwardResult rationalRecurrenceForward(const Tensor& u, const Tensor& weight,
                                                 const Tensor& c0, const Tensor& mask_pad,
                                                 const RationalRecurrenceOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"weight", weight}, {"c0", c0}, {"mask_pad", mask_pad}});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName))
-    return rationalRecurrenceCudaForward(u, weight, c0, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return rationalRecurrenceCpuForward(u, weight, c0, mask_pad, opt);
+  checkInputs(u, weight, c0, mask_pad, opt);
+  return forwardOnDevice(contiguousTensors(u, weight, c0, mask_pad), opt);
 }
 
 RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Tensor& grad_last_c,
@@ -50,25 +81,17 @@ RationalBackwardResult rationalRecurrenceBackward(const Tensor& grad_h, const Te
                                                   const Tensor& c0, const Tensor& c,
                                                   const Tensor& mask_pad,
                                                   const RationalRecurrenceOptions& opt) {
-  detail::checkSameDevice(kName, u, {{"grad of h", grad_h}, {"grad of last c", grad_last_c},
-                                     {"weight", weight}, {"c0", c0}, {"saved c", c},
-                                     {"mask_pad", mask_pad}});
   checkInputs(u, weight, c0, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, S = opt.numStates();
-  detail::checkGradient(kName, u, grad_h, "grad of h", {L, B, d});
-  detail::checkGradient(kName, u, grad_last_c, "grad of last c", {B, S * d});
-  detail::checkGradient(kName, u, c, "saved c", {L, B, S * d});
-#ifdef RECURLAB_WITH_CUDA
-  if (detail::runsOnCuda(u, kName))
-    return rationalRecurrenceCudaBackward(grad_h, grad_last_c, u, weight, c0, c, mask_pad, opt);
-#else
-  detail::runsOnCuda(u, kName);
-#endif
-  return rationalRecurrenceCpuBackward(grad_h, grad_last_c, u, weight, c0, c, mask_pad, opt);
+  detail::checkBackwardTensors(kName, u, grad_h, grad_last_c, c, opt.hidden_size,
+                               opt.numStates() * opt.hidden_size);
+  return backwardOnDevice(detail::contiguousBackward(grad_h, grad_last_c, c),
+                          contiguousTensors(u, weight, c0, mask_pad), opt);
 }
 
 namespace {
 
+// Checked once by rationalRecurrence before apply(); its forward and backward trust their
+// tensors (autograd hands backward gradients of the outputs' shapes, dtypes and devices).
 class RationalRecurrenceFunction : public torch::autograd::Function<RationalRecurrenceFunction> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
@@ -80,7 +103,7 @@ class RationalRecurrenceFunction : public torch::autograd::Function<RationalRecu
     mask_pad = detail::emptyAsUndefined(mask_pad);
     const RationalRecurrenceOptions opt{hidden_size, static_cast<RationalPattern>(pattern),
                                         static_cast<Semiring>(semiring), output_gate};
-    RationalForwardResult res = rationalRecurrenceForward(u, weight, c0, mask_pad, opt);
+    RationalForwardResult res = forwardOnDevice(contiguousTensors(u, weight, c0, mask_pad), opt);
     ctx->save_for_backward({u, weight, c0, res.c, mask_pad});
     ctx->saved_data["hidden_size"] = hidden_size;
     ctx->saved_data["pattern"] = pattern;
@@ -99,7 +122,8 @@ class RationalRecurrenceFunction : public torch::autograd::Function<RationalRecu
         static_cast<Semiring>(ctx->saved_data["semiring"].toInt()),
         ctx->saved_data["output_gate"].toBool()};
     RationalBackwardResult g =
-        rationalRecurrenceBackward(grads[0], grads[1], s[0], s[1], s[2], s[3], s[4], opt);
+        backwardOnDevice(detail::contiguousBackward(grads[0], grads[1], s[3]),
+                         contiguousTensors(s[0], s[1], s[2], s[4]), opt);
     const bool c0_defined = ctx->saved_data["c0_defined"].toBool();
     return {g.grad_u, g.grad_weight, c0_defined ? g.grad_c0 : Tensor(),
             Tensor(), Tensor(),      Tensor(),

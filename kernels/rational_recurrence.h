@@ -1,7 +1,7 @@
 #pragma once
-// One op, any device: kernels/cpu/rational_recurrence.h and kernels/cuda/rational_recurrence.h
+// One op, any device: kernels/cpu/rational_recurrence.cpp and kernels/cuda/rational_recurrence.cpp
 // implement it. The rational recurrences of Peng et al. (2018), App. D (RRNN(B), RRNN(B)m+,
-// RRNN(C), RRNN(F)), fused on the CPU. One kernel design for both semirings: the recurrence is
+// RRNN(C), RRNN(F)), fused. One kernel design for both semirings: the recurrence is
 // written with ⊕ and ⊗, and the semiring fixes the gates.
 //                 plus-times (eqs. 23, 25, 26)     max-plus (eq. 24)
 //   ⊕, ⊗          +, ·                             max, +
@@ -34,6 +34,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/device_dispatch.h"
+
 namespace recurlab::kernels {
 
 enum class RationalPattern : int64_t { B = 0, C = 1, F = 2 };
@@ -63,7 +65,9 @@ struct RationalBackwardResult {
 };
 
 // Raw kernels, no autograd, on U's device: the fused CPU loops (kernels/cpu/) or their
-// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero).
+// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero). Both
+// check their arguments, throwing c10::Error that names the op, the tensor, its shape and what
+// was expected.
 RationalForwardResult rationalRecurrenceForward(const at::Tensor& u, const at::Tensor& weight,
                                                 const at::Tensor& c0, const at::Tensor& mask_pad,
                                                 const RationalRecurrenceOptions& opt);
@@ -80,4 +84,29 @@ std::vector<at::Tensor> rationalRecurrence(const at::Tensor& u, const at::Tensor
                                            const at::Tensor& c0, const at::Tensor& mask_pad,
                                            const RationalRecurrenceOptions& opt);
 
+namespace detail {
+
+// One call's inputs as the op hands them to its implementations (kernels/cpu/, kernels/cuda/):
+// checked, contiguous, on U's device; optional ones undefined; mask_pad bool or uint8.
+struct RationalRecurrenceTensors {
+  at::Tensor u, weight, c0, mask_pad;
+};
+
+// The implementations the op dispatches to: the fused CPU loops
+// (kernels/cpu/rational_recurrence.cpp) and their CUDA twins (kernels/cuda/rational_recurrence.cpp,
+// defined only in a build with the CUDA kernels, RECURLAB_WITH_CUDA). No autograd. They trust their
+// tensors, which the op has checked (kernels/input_checks.h): dtypes the device's kernel takes,
+// every tensor on U's device, shapes as the options say.
+RationalForwardResult rationalRecurrenceCpuForward(const RationalRecurrenceTensors& in,
+                                                   const RationalRecurrenceOptions& opt);
+RationalBackwardResult rationalRecurrenceCpuBackward(const BackwardTensors& grads,
+                                                     const RationalRecurrenceTensors& in,
+                                                     const RationalRecurrenceOptions& opt);
+RationalForwardResult rationalRecurrenceCudaForward(const RationalRecurrenceTensors& in,
+                                                    const RationalRecurrenceOptions& opt);
+RationalBackwardResult rationalRecurrenceCudaBackward(const BackwardTensors& grads,
+                                                      const RationalRecurrenceTensors& in,
+                                                      const RationalRecurrenceOptions& opt);
+
+}  // namespace detail
 }  // namespace recurlab::kernels

@@ -1,6 +1,7 @@
 #pragma once
-// One op, any device: kernels/cpu/sru_recurrence.h and kernels/cuda/sru_recurrence.h implement it.
-// The SRU elementwise recurrence (design.md §3-4).
+// One op, any device: kernels/cpu/sru_recurrence.cpp and kernels/cuda/sru_recurrence.cpp
+// implement it. The SRU elementwise recurrence (Lei et al. 2018, "Simple Recurrent Units for Highly
+// Parallelizable Recurrence").
 //
 // Layout follows the reference (asappresearch/sru v2.6), time-major:
 //   u         (L, B, out·k)  U = X·W with the k sub-matrices interleaved per unit
@@ -15,6 +16,8 @@
 
 #include <cstdint>
 #include <vector>
+
+#include "kernels/device_dispatch.h"
 
 namespace recurlab::kernels {
 
@@ -45,15 +48,10 @@ struct SruBackwardResult {
   at::Tensor grad_u, grad_x, grad_weight_c, grad_bias, grad_c0;
 };
 
-// Shapes, dtypes and devices agree (any device). Throws c10::Error with a message naming the
-// offending tensor, its shape and what was expected.
-void checkSruRecurrenceInputs(const at::Tensor& u, const at::Tensor& x,
-                              const at::Tensor& weight_c, const at::Tensor& bias,
-                              const at::Tensor& c0, const at::Tensor& mask_c,
-                              const at::Tensor& mask_pad, const SruRecurrenceOptions& opt);
-
 // Raw kernels, no autograd, on U's device: the fused CPU loops (kernels/cpu/) or their
-// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero).
+// CUDA twins (kernels/cuda/, when built). grad_h / grad_last_c may be undefined (zero). Both
+// check their arguments, throwing c10::Error that names the op, the tensor, its shape and what
+// was expected.
 SruForwardResult sruRecurrenceForward(const at::Tensor& u, const at::Tensor& x,
                                       const at::Tensor& weight_c, const at::Tensor& bias,
                                       const at::Tensor& c0, const at::Tensor& mask_c,
@@ -75,4 +73,26 @@ std::vector<at::Tensor> sruRecurrence(const at::Tensor& u, const at::Tensor& x,
                                       const at::Tensor& mask_pad,
                                       const SruRecurrenceOptions& opt);
 
+namespace detail {
+
+// One call's inputs as the op hands them to its implementations (kernels/cpu/, kernels/cuda/):
+// checked, contiguous, on U's device; optional ones undefined (x unless the skip is
+// ScaledInput); mask_pad bool or uint8.
+struct SruTensors {
+  at::Tensor u, x, weight_c, bias, c0, mask_c, mask_pad;
+};
+
+// The implementations the op dispatches to: the fused CPU loops (kernels/cpu/sru_recurrence.cpp)
+// and their CUDA twins (kernels/cuda/sru_recurrence.cpp, defined only in a build with the CUDA
+// kernels, RECURLAB_WITH_CUDA). No autograd. They trust their tensors, which the op has checked
+// (kernels/input_checks.h): dtypes the device's kernel takes, every tensor on U's device, shapes
+// as the options say.
+SruForwardResult sruRecurrenceCpuForward(const SruTensors& in, const SruRecurrenceOptions& opt);
+SruBackwardResult sruRecurrenceCpuBackward(const BackwardTensors& grads, const SruTensors& in,
+                                           const SruRecurrenceOptions& opt);
+SruForwardResult sruRecurrenceCudaForward(const SruTensors& in, const SruRecurrenceOptions& opt);
+SruBackwardResult sruRecurrenceCudaBackward(const BackwardTensors& grads, const SruTensors& in,
+                                            const SruRecurrenceOptions& opt);
+
+}  // namespace detail
 }  // namespace recurlab::kernels

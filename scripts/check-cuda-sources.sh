@@ -91,10 +91,10 @@ if [[ $glue -eq 1 ]]; then
   for src in "$root"/tests/kernels/cuda/*.cpp; do
     if grep -q '^#include <c10/cuda/' "$src"; then cuda_only_tests+=("$src"); fi
   done
-  # The ops' dispatch by device (kernels/*.cpp) reaches the CUDA glue only with RECURLAB_WITH_CUDA.
+  # The ops' dispatch by device (kernels/*.cpp) calls the CUDA glue only with RECURLAB_WITH_CUDA.
   op_dispatch=()
   for src in "$root"/kernels/*.cpp "$root"/kernels/cpu/*.cpp; do
-    if grep -q 'RECURLAB_WITH_CUDA' "$src"; then op_dispatch+=("$src"); fi
+    if grep -q 'RECURLAB_WITH_CUDA\|dispatchByDevice' "$src"; then op_dispatch+=("$src"); fi
   done
   for src in "$root"/kernels/cuda/*.cpp "${cuda_only_tests[@]}" "${op_dispatch[@]}"; do
     name=${src#"$root"/}; name=${name//\//_}

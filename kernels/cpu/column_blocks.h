@@ -1,7 +1,7 @@
 #pragma once
 // Shared plumbing of the fused CPU recurrences (QRNN pooling, rational, n-gram): the split of
-// (batch, unit) columns into runs of adjacent units, scalar helpers and argument checks with
-// messages that name the kernel, the tensor, its shape and what was expected.
+// (batch, unit) columns into runs of adjacent units, scalar helpers, and the batch sum of
+// per-column parameter gradients (also the SRU's).
 #include <ATen/core/Tensor.h>
 
 #include "kernels/cpu/vector_math.h"
@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
 namespace recurlab::kernels::detail {
 
@@ -44,17 +43,9 @@ inline T logSigmoid(T v) {
   return vlogSigmoid(v);
 }
 
-// U must be (L, B, columns) float32/float64 on the CPU.
-void checkTimeMajorU(const char* kernel, const at::Tensor& u, int64_t columns,
-                     const char* layout);
-// t must have u's dtype and device and the given shape.
-void checkLike(const char* kernel, const at::Tensor& u, const at::Tensor& t, const char* name,
-               std::vector<int64_t> shape);
-// mask_pad, when defined, must be bool or uint8 of shape (L, B).
-void checkPadMask(const char* kernel, const at::Tensor& mask_pad, int64_t L, int64_t B);
-
-at::Tensor contiguousOrUndefined(const at::Tensor& t);
-at::Tensor padAsBytes(const at::Tensor& mask_pad);  // uint8 contiguous, or undefined
+// Per-column parameter gradients (rows, batch, columns), accumulated in double, summed over the
+// batch in batch order (no atomics: the same result for any thread count): (rows, columns).
+at::Tensor sumOverBatch(const at::Tensor& column_grads);
 
 template <typename T>
 inline const T* dataOrNull(const at::Tensor& t) {

@@ -1,12 +1,12 @@
-#include "kernels/cpu/ngram_recurrence.h"
-
+#include "kernels/ngram_recurrence.h"
 
 #include <torch/torch.h>
 
+#include <type_traits>
+
 #include "kernels/cpu/column_blocks.h"
 #include "kernels/cpu/vector_math.h"
-
-#include <type_traits>
+#include "kernels/kernel_results.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -17,8 +17,7 @@ using detail::dataOrNull;
 using detail::kBlock;
 using torch::Tensor;
 
-constexpr const char* kName = "n-gram recurrence";
-constexpr int64_t kMaxN = 4;
+constexpr int64_t kMaxN = kMaxNgramOrder;
 
 struct Geometry {
   int64_t L, B, d, k, n;
@@ -181,104 +180,43 @@ Geometry geometryOf(const Tensor& u, const NgramRecurrenceOptions& opt) {
 }
 
 template <typename T>
-Inputs<T> inputsOf(const Tensor& u, const Tensor& c0, const Tensor& pad) {
-  return {u.data_ptr<T>(), dataOrNull<T>(c0), dataOrNull<uint8_t>(pad)};
+Inputs<T> inputsOf(const detail::NgramRecurrenceTensors& in) {
+  return {in.u.data_ptr<T>(), dataOrNull<T>(in.c0), detail::padBytes(in.mask_pad)};
 }
 
 }  // namespace
 
-void checkNgramRecurrenceInputs(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
-                                const NgramRecurrenceOptions& opt) {
-  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
-              opt.hidden_size);
-  TORCH_CHECK(opt.n >= 1 && opt.n <= kMaxN, kName, ": n must be in [1, ", kMaxN, "], got ",
-              opt.n);
-  const int64_t d = opt.hidden_size;
-  const std::string layout = std::to_string(opt.numMatrices()) + "·d: [z1..z" +
-                             std::to_string(opt.n) + ", f" + (opt.output_gate ? ", o" : "") +
-                             "] per unit";
-  detail::checkTimeMajorU(kName, u, d * opt.numMatrices(), layout.c_str());
-  const int64_t L = u.size(0), B = u.size(1);
-  if (c0.defined()) detail::checkLike(kName, u, c0, "c0 ([c^(1) | ... | c^(n)])", {B, opt.n * d});
-  detail::checkPadMask(kName, mask_pad, L, B);
-}
-
-NgramForwardResult ngramRecurrenceCpuForward(const Tensor& u_in, const Tensor& c0_in,
-                                          const Tensor& mask_pad,
-                                          const NgramRecurrenceOptions& opt) {
-  checkNgramRecurrenceInputs(u_in, c0_in, mask_pad, opt);
-  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
-  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
-  const Tensor pad = detail::padAsBytes(mask_pad);
+NgramForwardResult detail::ngramRecurrenceCpuForward(const detail::NgramRecurrenceTensors& in,
+                                                     const NgramRecurrenceOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  NgramForwardResult res;
-  res.h = torch::empty({g.L, g.B, g.d}, u.options());
-  res.c = torch::empty({g.L, g.B, g.n * g.d}, u.options());
-  res.last_c = torch::empty({g.B, g.n * g.d}, u.options());
+  auto res = detail::emptyForwardResult<NgramForwardResult>(u, g.d, g.n * g.d);
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_forward", [&] {
     dispatchOrderAndGate(g.n, g.gate, [&](auto order, auto gate) {
       forwardKernel<scalar_t, decltype(order)::value, decltype(gate)::value>(
-          g, inputsOf<scalar_t>(u, c0, pad), res.h.data_ptr<scalar_t>(),
+          g, inputsOf<scalar_t>(in), res.h.data_ptr<scalar_t>(),
           res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
     });
   });
   return res;
 }
 
-NgramBackwardResult ngramRecurrenceCpuBackward(const Tensor& grad_h_in,
-                                            const Tensor& grad_last_c_in, const Tensor& u_in,
-                                            const Tensor& c0_in, const Tensor& c_in,
-                                            const Tensor& mask_pad,
-                                            const NgramRecurrenceOptions& opt) {
-  checkNgramRecurrenceInputs(u_in, c0_in, mask_pad, opt);
-  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
-  const Tensor pad = detail::padAsBytes(mask_pad), c = c_in.contiguous();
-  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
-  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+NgramBackwardResult detail::ngramRecurrenceCpuBackward(const detail::BackwardTensors& grads,
+                                                       const detail::NgramRecurrenceTensors& in,
+                                                       const NgramRecurrenceOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  detail::checkLike("n-gram recurrence backward", u, c, "saved c", {g.L, g.B, g.n * g.d});
-  NgramBackwardResult res;
-  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
-  res.grad_c0 = torch::empty({g.B, g.n * g.d}, u.options());
+  auto res = detail::emptyBackwardResult<NgramBackwardResult>(u, g.n * g.d);
+  res.grad_u.zero_();  // pad steps keep zeros
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "ngram_recurrence_backward", [&] {
     dispatchOrderAndGate(g.n, g.gate, [&](auto order, auto gate) {
       backwardKernel<scalar_t, decltype(order)::value, decltype(gate)::value>(
-          g, inputsOf<scalar_t>(u, c0, pad), dataOrNull<scalar_t>(grad_h),
-          dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
+          g, inputsOf<scalar_t>(in), dataOrNull<scalar_t>(grads.grad_h),
+          dataOrNull<scalar_t>(grads.grad_last_c), grads.c.data_ptr<scalar_t>(),
           res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
     });
   });
   return res;
-}
-
-std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,
-                                             const Tensor& mask_pad,
-                                             const NgramRecurrenceOptions& opt) {
-  checkNgramRecurrenceInputs(u, c0, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, n = opt.n;
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
-  std::vector<Tensor> state(n);
-  for (int64_t j = 0; j < n; ++j)
-    state[j] = c0.defined() ? c0.slice(1, j * d, (j + 1) * d) : torch::zeros({B, d}, u.options());
-  std::vector<Tensor> hs;
-  for (int64_t t = 0; t < L; ++t) {
-    const Tensor f = torch::sigmoid(U[t].select(2, n));
-    std::vector<Tensor> next(n);
-    for (int64_t j = 0; j < n; ++j) {
-      const Tensor w = (1 - f) * U[t].select(2, j);
-      next[j] = f * state[j] + (j == 0 ? w : state[j - 1] * w);
-    }
-    Tensor h = torch::tanh(opt.output_gate ? torch::sigmoid(U[t].select(2, n + 1)) * next[n - 1]
-                                           : next[n - 1]);
-    if (mask_pad.defined()) {
-      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
-      for (int64_t j = 0; j < n; ++j) next[j] = torch::where(is_pad, state[j], next[j]);
-      h = torch::where(is_pad, torch::zeros_like(h), h);
-    }
-    state = next;
-    hs.push_back(h);
-  }
-  return {torch::stack(hs), torch::cat(state, 1)};
 }
 
 }  // namespace recurlab::kernels

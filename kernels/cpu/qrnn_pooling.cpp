@@ -1,12 +1,12 @@
-#include "kernels/cpu/qrnn_pooling.h"
-
+#include "kernels/qrnn_pooling.h"
 
 #include <torch/torch.h>
 
+#include <type_traits>
+
 #include "kernels/cpu/column_blocks.h"
 #include "kernels/cpu/vector_math.h"
-
-#include <type_traits>
+#include "kernels/kernel_results.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -16,8 +16,6 @@ using detail::ColumnRun;
 using detail::dataOrNull;
 using detail::kBlock;
 using torch::Tensor;
-
-constexpr const char* kName = "QRNN pooling";
 
 struct Geometry {
   int64_t L, B, d, k;
@@ -157,100 +155,44 @@ Geometry geometryOf(const Tensor& u, const QrnnPoolingOptions& opt) {
 }
 
 template <typename T>
-Inputs<T> inputsOf(const Tensor& u, const Tensor& c0, const Tensor& zoneout, const Tensor& pad) {
-  return {u.data_ptr<T>(), dataOrNull<T>(c0), dataOrNull<T>(zoneout), dataOrNull<uint8_t>(pad)};
+Inputs<T> inputsOf(const detail::QrnnPoolingTensors& in) {
+  return {in.u.data_ptr<T>(), dataOrNull<T>(in.c0), dataOrNull<T>(in.zoneout),
+          detail::padBytes(in.mask_pad)};
 }
 
 }  // namespace
 
-void checkQrnnPoolingInputs(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
-                            const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
-  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
-              opt.hidden_size);
-  const int64_t d = opt.hidden_size, k = opt.numMatrices();
-  detail::checkTimeMajorU(kName, u, d * k,
-                          opt.output_gate ? "3·d: [z, f, o] per unit for fo-pooling"
-                                          : "2·d: [z, f] per unit for f-pooling");
-  const int64_t L = u.size(0), B = u.size(1);
-  if (c0.defined()) detail::checkLike(kName, u, c0, "c0", {B, d});
-  if (zoneout.defined()) detail::checkLike(kName, u, zoneout, "zoneout mask", {L, B, d});
-  detail::checkPadMask(kName, mask_pad, L, B);
-}
-
-QrnnPoolingForwardResult qrnnPoolingCpuForward(const Tensor& u_in, const Tensor& c0_in,
-                                            const Tensor& zoneout_in, const Tensor& mask_pad,
-                                            const QrnnPoolingOptions& opt) {
-  checkQrnnPoolingInputs(u_in, c0_in, zoneout_in, mask_pad, opt);
-  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
-  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
-  const Tensor zoneout = detail::contiguousOrUndefined(zoneout_in);
-  const Tensor pad = detail::padAsBytes(mask_pad);
+QrnnPoolingForwardResult detail::qrnnPoolingCpuForward(const detail::QrnnPoolingTensors& in,
+                                                       const QrnnPoolingOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  QrnnPoolingForwardResult res;
-  res.h = torch::empty({g.L, g.B, g.d}, u.options());
-  res.c = torch::empty({g.L, g.B, g.d}, u.options());
-  res.last_c = torch::empty({g.B, g.d}, u.options());
+  auto res = detail::emptyForwardResult<QrnnPoolingForwardResult>(u, g.d, g.d);
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_forward", [&] {
-    dispatchGateAndZoneout(g.gate, zoneout.defined(), [&](auto gate, auto zo) {
+    dispatchGateAndZoneout(g.gate, in.zoneout.defined(), [&](auto gate, auto zo) {
       forwardKernel<scalar_t, decltype(gate)::value, decltype(zo)::value>(
-          g, inputsOf<scalar_t>(u, c0, zoneout, pad), res.h.data_ptr<scalar_t>(),
+          g, inputsOf<scalar_t>(in), res.h.data_ptr<scalar_t>(),
           res.c.data_ptr<scalar_t>(), res.last_c.data_ptr<scalar_t>());
     });
   });
   return res;
 }
 
-QrnnPoolingBackwardResult qrnnPoolingCpuBackward(const Tensor& grad_h_in,
-                                              const Tensor& grad_last_c_in, const Tensor& u_in,
-                                              const Tensor& c0_in, const Tensor& c_in,
-                                              const Tensor& zoneout_in, const Tensor& mask_pad,
-                                              const QrnnPoolingOptions& opt) {
-  checkQrnnPoolingInputs(u_in, c0_in, zoneout_in, mask_pad, opt);
-  const Tensor u = u_in.contiguous(), c0 = detail::contiguousOrUndefined(c0_in);
-  const Tensor zoneout = detail::contiguousOrUndefined(zoneout_in);
-  const Tensor pad = detail::padAsBytes(mask_pad), c = c_in.contiguous();
-  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
-  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+QrnnPoolingBackwardResult detail::qrnnPoolingCpuBackward(const detail::BackwardTensors& grads,
+                                                         const detail::QrnnPoolingTensors& in,
+                                                         const QrnnPoolingOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  detail::checkLike("QRNN pooling backward", u, c, "saved c", {g.L, g.B, g.d});
-  QrnnPoolingBackwardResult res;
-  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
-  res.grad_c0 = torch::empty({g.B, g.d}, u.options());
+  auto res = detail::emptyBackwardResult<QrnnPoolingBackwardResult>(u, g.d);
+  res.grad_u.zero_();  // pad steps keep zeros
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "qrnn_pooling_backward", [&] {
-    dispatchGateAndZoneout(g.gate, zoneout.defined(), [&](auto gate, auto zo) {
+    dispatchGateAndZoneout(g.gate, in.zoneout.defined(), [&](auto gate, auto zo) {
       backwardKernel<scalar_t, decltype(gate)::value, decltype(zo)::value>(
-          g, inputsOf<scalar_t>(u, c0, zoneout, pad), dataOrNull<scalar_t>(grad_h),
-          dataOrNull<scalar_t>(grad_last_c), c.data_ptr<scalar_t>(),
+          g, inputsOf<scalar_t>(in), dataOrNull<scalar_t>(grads.grad_h),
+          dataOrNull<scalar_t>(grads.grad_last_c), grads.c.data_ptr<scalar_t>(),
           res.grad_u.data_ptr<scalar_t>(), res.grad_c0.data_ptr<scalar_t>());
     });
   });
   return res;
-}
-
-std::vector<Tensor> qrnnPoolingReference(const Tensor& u, const Tensor& c0,
-                                         const Tensor& zoneout, const Tensor& mask_pad,
-                                         const QrnnPoolingOptions& opt) {
-  checkQrnnPoolingInputs(u, c0, zoneout, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size;
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
-  Tensor c = c0.defined() ? c0 : torch::zeros({B, d}, u.options());
-  std::vector<Tensor> hs;
-  for (int64_t t = 0; t < L; ++t) {
-    const Tensor z = torch::tanh(U[t].select(2, 0));
-    const Tensor f = torch::sigmoid(U[t].select(2, 1));
-    Tensor upd = 1 - f;
-    if (zoneout.defined()) upd = upd * zoneout[t];
-    Tensor c_new = (1 - upd) * c + upd * z;
-    Tensor h = opt.output_gate ? torch::sigmoid(U[t].select(2, 2)) * c_new : c_new;
-    if (mask_pad.defined()) {
-      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
-      c_new = torch::where(is_pad, c, c_new);
-      h = torch::where(is_pad, torch::zeros_like(h), h);
-    }
-    c = c_new;
-    hs.push_back(h);
-  }
-  return {torch::stack(hs), c};
 }
 
 }  // namespace recurlab::kernels

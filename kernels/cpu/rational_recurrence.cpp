@@ -1,5 +1,4 @@
-#include "kernels/cpu/rational_recurrence.h"
-
+#include "kernels/rational_recurrence.h"
 
 #include <torch/torch.h>
 
@@ -8,6 +7,7 @@
 
 #include "kernels/cpu/column_blocks.h"
 #include "kernels/cpu/vector_math.h"
+#include "kernels/kernel_results.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -18,8 +18,6 @@ using detail::dataOrNull;
 using detail::kBlock;
 using detail::sigmoid;
 using torch::Tensor;
-
-constexpr const char* kName = "rational recurrence";
 
 // The two semirings as compile-time policies: values, and the local derivatives that route
 // the gradient. For max, plusPicksFirst(a, b) tells which operand won (ties: the first).
@@ -353,60 +351,20 @@ Geometry geometryOf(const Tensor& u, const RationalRecurrenceOptions& opt) {
 }
 
 template <typename T>
-Inputs<T> inputsOf(const Tensor& u, const Tensor& weight, const Tensor& c0, const Tensor& pad) {
-  return {u.data_ptr<T>(), dataOrNull<T>(weight), dataOrNull<T>(c0), dataOrNull<uint8_t>(pad)};
-}
-
-const char* layoutOf(const RationalRecurrenceOptions& opt) {
-  if (opt.pattern == RationalPattern::B)
-    return opt.output_gate ? "3·d: [z, f, o] per unit (pattern B with the output gate)"
-                           : "2·d: [z, f] per unit (pattern B without the output gate)";
-  return opt.output_gate ? "5·d: [z1, z2, f1, f2, o] per unit (patterns C/F with the gate)"
-                         : "4·d: [z1, z2, f1, f2] per unit (patterns C/F without the gate)";
+Inputs<T> inputsOf(const detail::RationalRecurrenceTensors& in) {
+  return {in.u.data_ptr<T>(), dataOrNull<T>(in.weight), dataOrNull<T>(in.c0),
+          detail::padBytes(in.mask_pad)};
 }
 
 }  // namespace
 
-void checkRationalRecurrenceInputs(const Tensor& u, const Tensor& weight, const Tensor& c0,
-                                   const Tensor& mask_pad, const RationalRecurrenceOptions& opt) {
-  TORCH_CHECK(opt.hidden_size > 0, kName, ": hidden size must be positive, got ",
-              opt.hidden_size);
-  TORCH_CHECK(opt.pattern == RationalPattern::B || opt.pattern == RationalPattern::C ||
-                  opt.pattern == RationalPattern::F,
-              kName, ": unknown pattern ", static_cast<int64_t>(opt.pattern),
-              " (expected B = 0, C = 1 or F = 2)");
-  TORCH_CHECK(opt.semiring == Semiring::PlusTimes || opt.semiring == Semiring::MaxPlus, kName,
-              ": unknown semiring ", static_cast<int64_t>(opt.semiring),
-              " (expected plus-times = 0 or max-plus = 1)");
-  const int64_t d = opt.hidden_size;
-  detail::checkTimeMajorU(kName, u, d * opt.numMatrices(), layoutOf(opt));
-  const int64_t L = u.size(0), B = u.size(1);
-  if (opt.pattern == RationalPattern::F) {
-    TORCH_CHECK(weight.defined(),
-                kName, ": pattern F needs weight (3·d) = [b_r | b_p1 | b_p2], got none");
-    detail::checkLike(kName, u, weight, "weight [b_r | b_p1 | b_p2]", {3 * d});
-  } else {
-    TORCH_CHECK(!weight.defined(), kName,
-                ": only pattern F takes a weight vector; got one of shape ", weight.sizes());
-  }
-  if (c0.defined()) detail::checkLike(kName, u, c0, "c0 ([c1 | c2] states)", {B, opt.numStates() * d});
-  detail::checkPadMask(kName, mask_pad, L, B);
-}
-
-RationalForwardResult rationalRecurrenceCpuForward(const Tensor& u_in, const Tensor& weight_in,
-                                                const Tensor& c0_in, const Tensor& mask_pad,
-                                                const RationalRecurrenceOptions& opt) {
-  checkRationalRecurrenceInputs(u_in, weight_in, c0_in, mask_pad, opt);
-  TORCH_CHECK(u_in.device().is_cpu(), kName, ": the CPU kernel got a tensor on ", u_in.device());
-  const Tensor u = u_in.contiguous(), weight = detail::contiguousOrUndefined(weight_in);
-  const Tensor c0 = detail::contiguousOrUndefined(c0_in), pad = detail::padAsBytes(mask_pad);
+RationalForwardResult detail::rationalRecurrenceCpuForward(
+    const detail::RationalRecurrenceTensors& in_t, const RationalRecurrenceOptions& opt) {
+  const Tensor& u = in_t.u;
   const Geometry g = geometryOf(u, opt);
-  RationalForwardResult res;
-  res.h = torch::empty({g.L, g.B, g.d}, u.options());
-  res.c = torch::empty({g.L, g.B, g.S * g.d}, u.options());
-  res.last_c = torch::empty({g.B, g.S * g.d}, u.options());
+  auto res = detail::emptyForwardResult<RationalForwardResult>(u, g.d, g.S * g.d);
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "rational_recurrence_forward", [&] {
-    const auto in = inputsOf<scalar_t>(u, weight, c0, pad);
+    const auto in = inputsOf<scalar_t>(in_t);
     auto* h = res.h.data_ptr<scalar_t>();
     auto* c = res.c.data_ptr<scalar_t>();
     auto* last = res.last_c.data_ptr<scalar_t>();
@@ -418,31 +376,21 @@ RationalForwardResult rationalRecurrenceCpuForward(const Tensor& u_in, const Ten
   return res;
 }
 
-RationalBackwardResult rationalRecurrenceCpuBackward(const Tensor& grad_h_in,
-                                                  const Tensor& grad_last_c_in,
-                                                  const Tensor& u_in, const Tensor& weight_in,
-                                                  const Tensor& c0_in, const Tensor& c_in,
-                                                  const Tensor& mask_pad,
-                                                  const RationalRecurrenceOptions& opt) {
-  checkRationalRecurrenceInputs(u_in, weight_in, c0_in, mask_pad, opt);
-  const Tensor u = u_in.contiguous(), weight = detail::contiguousOrUndefined(weight_in);
-  const Tensor c0 = detail::contiguousOrUndefined(c0_in), pad = detail::padAsBytes(mask_pad);
-  const Tensor c = c_in.contiguous();
-  const Tensor grad_h = detail::contiguousOrUndefined(grad_h_in);
-  const Tensor grad_last_c = detail::contiguousOrUndefined(grad_last_c_in);
+RationalBackwardResult detail::rationalRecurrenceCpuBackward(
+    const detail::BackwardTensors& grads, const detail::RationalRecurrenceTensors& in_t,
+    const RationalRecurrenceOptions& opt) {
+  const Tensor& u = in_t.u;
   const Geometry g = geometryOf(u, opt);
-  detail::checkLike("rational recurrence backward", u, c, "saved c", {g.L, g.B, g.S * g.d});
-  RationalBackwardResult res;
-  res.grad_u = torch::zeros_like(u);  // pad steps keep zeros
-  res.grad_c0 = torch::empty({g.B, g.S * g.d}, u.options());
+  auto res = detail::emptyBackwardResult<RationalBackwardResult>(u, g.S * g.d);
+  res.grad_u.zero_();  // pad steps keep zeros
   const bool isF = opt.pattern == RationalPattern::F;
   Tensor col_grad;
   if (isF) col_grad = torch::empty({3, g.B, g.d}, u.options().dtype(torch::kDouble));
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "rational_recurrence_backward", [&] {
-    const auto in = inputsOf<scalar_t>(u, weight, c0, pad);
-    const auto* gh = dataOrNull<scalar_t>(grad_h);
-    const auto* glc = dataOrNull<scalar_t>(grad_last_c);
-    const auto* cs = c.data_ptr<scalar_t>();
+    const auto in = inputsOf<scalar_t>(in_t);
+    const auto* gh = dataOrNull<scalar_t>(grads.grad_h);
+    const auto* glc = dataOrNull<scalar_t>(grads.grad_last_c);
+    const auto* cs = grads.c.data_ptr<scalar_t>();
     auto* gu = res.grad_u.data_ptr<scalar_t>();
     auto* gc0 = res.grad_c0.data_ptr<scalar_t>();
     double* cg = isF ? col_grad.data_ptr<double>() : nullptr;
@@ -451,73 +399,9 @@ RationalBackwardResult rationalRecurrenceCpuBackward(const Tensor& grad_h_in,
                      decltype(gate)::value>(g, in, gh, glc, cs, gu, gc0, cg);
     });
   });
-  if (isF) {
-    // Sum over the batch, one unit at a time, always in batch order.
-    Tensor param = torch::empty({3 * g.d}, col_grad.options());
-    const double* cg = col_grad.data_ptr<double>();
-    double* pg = param.data_ptr<double>();
-    const int64_t d = g.d, B = g.B;
-    for (int64_t qj = 0; qj < 3 * d; ++qj) {
-      const int64_t q = qj / d, j = qj % d;
-      double s = 0.0;
-      for (int64_t b = 0; b < B; ++b) s += cg[(q * B + b) * d + j];
-      pg[qj] = s;
-    }
-    res.grad_weight = param.to(u.scalar_type());
-  }
+  // Rows d b_r, d b_p1, d b_p2: the layout of weight.
+  if (isF) res.grad_weight = detail::sumOverBatch(col_grad).view({3 * g.d}).to(u.scalar_type());
   return res;
-}
-
-std::vector<Tensor> rationalRecurrenceReference(const Tensor& u, const Tensor& weight,
-                                                const Tensor& c0, const Tensor& mask_pad,
-                                                const RationalRecurrenceOptions& opt) {
-  checkRationalRecurrenceInputs(u, weight, c0, mask_pad, opt);
-  const bool mp = opt.semiring == Semiring::MaxPlus;
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, S = opt.numStates();
-  auto plus = [&](const Tensor& a, const Tensor& b) {
-    return mp ? torch::where(a >= b, a, b) : a + b;
-  };
-  auto times = [&](const Tensor& a, const Tensor& b) { return mp ? a + b : a * b; };
-  auto gate = [&](const Tensor& x) { return mp ? torch::log_sigmoid(x) : torch::sigmoid(x); };
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
-  const Tensor zero = mp ? torch::full({B, d}, -std::numeric_limits<double>::infinity(),
-                                       u.options())
-                         : torch::zeros({B, d}, u.options());
-  Tensor c1 = c0.defined() ? c0.slice(1, 0, d) : zero;
-  Tensor c2 = S == 2 ? (c0.defined() ? c0.slice(1, d, 2 * d) : zero) : Tensor();
-  Tensor rr, p1, p2;
-  if (opt.pattern == RationalPattern::F) {
-    rr = gate(weight.slice(0, 0, d));
-    p1 = gate(weight.slice(0, d, 2 * d));
-    p2 = gate(weight.slice(0, 2 * d, 3 * d));
-  }
-  std::vector<Tensor> hs;
-  for (int64_t t = 0; t < L; ++t) {
-    const Tensor ut = U[t];
-    std::vector<Tensor> f(S), w(S);
-    for (int64_t s = 0; s < S; ++s) {
-      f[s] = gate(ut.select(2, S + s));
-      w[s] = mp ? ut.select(2, s) : (1 - torch::sigmoid(ut.select(2, S + s))) * ut.select(2, s);
-    }
-    Tensor n1 = plus(times(f[0], c1), w[0]);
-    Tensor n2, out = n1;
-    if (S == 2) {
-      const Tensor e = opt.pattern == RationalPattern::F ? plus(c1, rr) : c1;
-      n2 = plus(times(f[1], c2), times(e, w[1]));
-      out = opt.pattern == RationalPattern::F ? plus(times(p1, n1), times(p2, n2)) : n2;
-    }
-    Tensor h = torch::tanh(opt.output_gate ? times(gate(ut.select(2, 2 * S)), out) : out);
-    if (mask_pad.defined()) {
-      const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
-      n1 = torch::where(is_pad, c1, n1);
-      if (S == 2) n2 = torch::where(is_pad, c2, n2);
-      h = torch::where(is_pad, torch::zeros_like(h), h);
-    }
-    c1 = n1;
-    c2 = n2;
-    hs.push_back(h);
-  }
-  return {torch::stack(hs), S == 2 ? torch::cat({c1, c2}, 1) : c1};
 }
 
 }  // namespace recurlab::kernels

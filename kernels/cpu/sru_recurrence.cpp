@@ -1,17 +1,15 @@
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/sru_recurrence.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 #include "kernels/cpu/column_blocks.h"
 #include "kernels/cpu/recycled_buffers.h"
 #include "kernels/cpu/vector_math.h"
-
-#include <torch/torch.h>
-
-
-#include <algorithm>
-#include <cmath>
-#include <sstream>
-#include <string>
-#include <type_traits>
+#include "kernels/kernel_results.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -27,12 +25,6 @@ using torch::Tensor;
 // Per column the arithmetic and its order are those of a walk over that column alone, so
 // results do not depend on the tiling or the thread count.
 constexpr int64_t kBlock = 64;
-
-std::string shapeOf(const Tensor& t) {
-  std::ostringstream s;
-  s << t.sizes();
-  return s.str();
-}
 
 struct Geometry {
   int64_t L, B, out, d, k, dirs;
@@ -279,18 +271,12 @@ void dispatchSkipAndMask(SruSkip skip, bool masked, Fn&& fn) {
   }
 }
 
-Tensor contiguousOrUndefined(const Tensor& t) { return t.defined() ? t.contiguous() : t; }
-
 template <typename T>
-Pointers<T> pointersOf(const Tensor& u, const Tensor& x, const Tensor& wc, const Tensor& bias,
-                       const Tensor& c0, const Tensor& mask_c, const Tensor& pad) {
-  return {u.data_ptr<T>(),
-          x.defined() ? x.data_ptr<T>() : nullptr,
-          wc.data_ptr<T>(),
-          bias.data_ptr<T>(),
-          c0.defined() ? c0.data_ptr<T>() : nullptr,
-          mask_c.defined() ? mask_c.data_ptr<T>() : nullptr,
-          pad.defined() ? pad.data_ptr<uint8_t>() : nullptr};
+Pointers<T> pointersOf(const detail::SruTensors& in) {
+  auto dataOrNull = [](const Tensor& t) { return t.defined() ? t.data_ptr<T>() : nullptr; };
+  return {in.u.data_ptr<T>(),        dataOrNull(in.x),  in.weight_c.data_ptr<T>(),
+          in.bias.data_ptr<T>(),     dataOrNull(in.c0), dataOrNull(in.mask_c),
+          detail::padBytes(in.mask_pad)};
 }
 
 Geometry geometryOf(const Tensor& u, const SruRecurrenceOptions& opt) {
@@ -301,92 +287,14 @@ Geometry geometryOf(const Tensor& u, const SruRecurrenceOptions& opt) {
 
 }  // namespace
 
-void checkSruRecurrenceInputs(const Tensor& u, const Tensor& x, const Tensor& weight_c,
-                              const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
-                              const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
-  TORCH_CHECK(opt.hidden_size > 0, "SRU recurrence: hidden size must be positive, got ",
-              opt.hidden_size);
-  TORCH_CHECK(u.defined(), "SRU recurrence: U is undefined");
-  TORCH_CHECK(u.dim() == 3, "SRU recurrence: U must be (length, batch, columns), got shape ",
-              shapeOf(u));
-  const bool half_on_cuda = u.is_cuda() && (u.scalar_type() == torch::kHalf ||
-                                             u.scalar_type() == torch::kBFloat16);
-  TORCH_CHECK(u.scalar_type() == torch::kFloat || u.scalar_type() == torch::kDouble ||
-                  half_on_cuda,
-              "SRU recurrence: U must be float32 or float64 (float16 and bfloat16 on CUDA "
-              "only), got ", u.scalar_type(), " on ", u.device());
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, dirs = opt.directions();
-  const int64_t out = opt.outputSize(), k = opt.numMatrices();
-  if (u.size(2) != out * k) {
-    std::ostringstream msg;
-    msg << "SRU recurrence: U has " << u.size(2) << " columns, expected " << k << "·d·dirs = "
-        << out * k << " for a layer with "
-        << (opt.skip == SruSkip::LearnedProjection ? "a learned skip"
-                                                    : (opt.skip == SruSkip::ScaledInput
-                                                           ? "a scaled-input skip"
-                                                           : "no skip"))
-        << " (d = " << d << ", " << dirs << " direction" << (dirs > 1 ? "s" : "") << ")";
-    if (u.size(2) % out == 0 && u.size(2) / out != k)
-      msg << "; it holds " << u.size(2) / out << " matrices per unit";
-    TORCH_CHECK(false, msg.str());
-  }
-  auto sameType = [&](const Tensor& t, const char* name) {
-    TORCH_CHECK(t.scalar_type() == u.scalar_type(), "SRU recurrence: ", name, " has dtype ",
-                t.scalar_type(), " but U has ", u.scalar_type());
-    TORCH_CHECK(t.device() == u.device(), "SRU recurrence: ", name, " is on ", t.device(),
-                " but U is on ", u.device());
-  };
-  auto expectShape = [&](const Tensor& t, const char* name, std::vector<int64_t> want) {
-    TORCH_CHECK(t.sizes() == c10::IntArrayRef(want), "SRU recurrence: ", name, " has shape ",
-                shapeOf(t), ", expected ", c10::IntArrayRef(want));
-  };
-  if (opt.skip == SruSkip::ScaledInput) {
-    TORCH_CHECK(x.defined(),
-                "SRU recurrence: the scaled-input skip needs x (length, batch, out), got none");
-    sameType(x, "x");
-    expectShape(x, "x (the skip input; its size must equal dirs·d)", {L, B, out});
-  }
-  TORCH_CHECK(weight_c.defined() && bias.defined(),
-              "SRU recurrence: weight_c and bias are required");
-  sameType(weight_c, "weight_c");
-  sameType(bias, "bias");
-  expectShape(weight_c, "weight_c", {2 * out});
-  expectShape(bias, "bias", {2 * out});
-  if (c0.defined()) {
-    sameType(c0, "c0");
-    expectShape(c0, "c0", {B, out});
-  }
-  if (mask_c.defined()) {
-    sameType(mask_c, "mask_c (dropout mask)");
-    expectShape(mask_c, "mask_c (dropout mask)", {B, out});
-  }
-  if (mask_pad.defined()) {
-    TORCH_CHECK(mask_pad.scalar_type() == torch::kBool || mask_pad.scalar_type() == torch::kUInt8,
-                "SRU recurrence: mask_pad must be bool or uint8 (nonzero = pad), got ",
-                mask_pad.scalar_type());
-    expectShape(mask_pad, "mask_pad (nonzero = pad)", {L, B});
-  }
-}
-
-SruForwardResult sruRecurrenceCpuForward(const Tensor& u_in, const Tensor& x_in,
-                                      const Tensor& wc_in, const Tensor& bias_in,
-                                      const Tensor& c0_in, const Tensor& mask_c_in,
-                                      const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
-  checkSruRecurrenceInputs(u_in, x_in, wc_in, bias_in, c0_in, mask_c_in, mask_pad, opt);
-  TORCH_CHECK(u_in.device().is_cpu(), "SRU recurrence: the CPU kernel got a tensor on ",
-              u_in.device());
-  const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
-  const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
-  const Tensor c0 = contiguousOrUndefined(c0_in), mask_c = contiguousOrUndefined(mask_c_in);
-  const Tensor pad = detail::padAsBytes(mask_pad);
+SruForwardResult detail::sruRecurrenceCpuForward(const detail::SruTensors& in,
+                                                 const SruRecurrenceOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  SruForwardResult res;
-  res.h = detail::recycledEmpty({g.L, g.B, g.out}, u.options());
-  res.c = detail::recycledEmpty({g.L, g.B, g.out}, u.options());
-  res.last_c = torch::empty({g.B, g.out}, u.options());
+  auto res = detail::emptyForwardResult<SruForwardResult>(u, g.out, g.out, detail::recycledEmpty);
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "sru_recurrence_forward", [&] {
-    const auto ptrs = pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad);
-    dispatchSkipAndMask(opt.skip, mask_c.defined(), [&](auto s, auto m) {
+    const auto ptrs = pointersOf<scalar_t>(in);
+    dispatchSkipAndMask(opt.skip, in.mask_c.defined(), [&](auto s, auto m) {
       forwardKernel<scalar_t, decltype(s)::value, decltype(m)::value>(g, ptrs, static_cast<scalar_t>(opt.alpha),
                                     res.h.data_ptr<scalar_t>(), res.c.data_ptr<scalar_t>(),
                                     res.last_c.data_ptr<scalar_t>());
@@ -395,104 +303,34 @@ SruForwardResult sruRecurrenceCpuForward(const Tensor& u_in, const Tensor& x_in,
   return res;
 }
 
-SruBackwardResult sruRecurrenceCpuBackward(const Tensor& grad_h_in, const Tensor& grad_last_c_in,
-                                        const Tensor& u_in, const Tensor& x_in,
-                                        const Tensor& wc_in, const Tensor& bias_in,
-                                        const Tensor& c0_in, const Tensor& c_in,
-                                        const Tensor& mask_c_in, const Tensor& mask_pad,
-                                        const SruRecurrenceOptions& opt) {
-  checkSruRecurrenceInputs(u_in, x_in, wc_in, bias_in, c0_in, mask_c_in, mask_pad, opt);
-  const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
-  const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
-  const Tensor c0 = contiguousOrUndefined(c0_in), mask_c = contiguousOrUndefined(mask_c_in);
-  const Tensor c = c_in.contiguous(), pad = detail::padAsBytes(mask_pad);
-  const Tensor grad_h = contiguousOrUndefined(grad_h_in);
-  const Tensor grad_last_c = contiguousOrUndefined(grad_last_c_in);
+SruBackwardResult detail::sruRecurrenceCpuBackward(const detail::BackwardTensors& grads,
+                                                   const detail::SruTensors& in,
+                                                   const SruRecurrenceOptions& opt) {
+  const Tensor& u = in.u;
   const Geometry g = geometryOf(u, opt);
-  TORCH_CHECK(c.sizes() == c10::IntArrayRef({g.L, g.B, g.out}),
-              "SRU recurrence backward: saved c has shape ", shapeOf(c));
-  SruBackwardResult res;
   // Every element of the outputs is written (pad steps with zeros): no zero fill.
-  res.grad_u = detail::recycledEmpty(u.sizes(), u.options());
-  res.grad_x =
-      opt.skip == SruSkip::ScaledInput ? detail::recycledEmpty(x.sizes(), x.options()) : Tensor();
-  res.grad_c0 = torch::empty({g.B, g.out}, u.options());
+  auto res = detail::emptyBackwardResult<SruBackwardResult>(u, g.out, detail::recycledEmpty);
+  res.grad_x = opt.skip == SruSkip::ScaledInput ? detail::recycledEmpty(in.x.sizes(), u.options())
+                                                : Tensor();
   Tensor col_grad = detail::recycledEmpty({4, g.B, g.out}, u.options().dtype(torch::kDouble));
   AT_DISPATCH_FLOATING_TYPES(u.scalar_type(), "sru_recurrence_backward", [&] {
-    const auto ptrs = pointersOf<scalar_t>(u, x, wc, bias, c0, mask_c, pad);
-    dispatchSkipAndMask(opt.skip, mask_c.defined(), [&](auto s, auto m) {
+    const auto ptrs = pointersOf<scalar_t>(in);
+    dispatchSkipAndMask(opt.skip, in.mask_c.defined(), [&](auto s, auto m) {
       backwardKernel<scalar_t, decltype(s)::value, decltype(m)::value>(
           g, ptrs, static_cast<scalar_t>(opt.alpha),
-          grad_h.defined() ? grad_h.data_ptr<scalar_t>() : nullptr,
-          grad_last_c.defined() ? grad_last_c.data_ptr<scalar_t>() : nullptr,
-          c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
+          grads.grad_h.defined() ? grads.grad_h.data_ptr<scalar_t>() : nullptr,
+          grads.grad_last_c.defined() ? grads.grad_last_c.data_ptr<scalar_t>() : nullptr,
+          grads.c.data_ptr<scalar_t>(), res.grad_u.data_ptr<scalar_t>(),
           res.grad_x.defined() ? res.grad_x.data_ptr<scalar_t>() : nullptr,
           res.grad_c0.data_ptr<scalar_t>(), col_grad.data_ptr<double>());
     });
   });
-  // Sum over the batch, one unit at a time, always in batch order.
-  Tensor param = torch::empty({4, g.out}, col_grad.options());
-  const double* cg = col_grad.data_ptr<double>();
-  double* pg = param.data_ptr<double>();
-  const int64_t out = g.out, B = g.B;
-  at::parallel_for(0, 4 * out, 256, [&](int64_t begin, int64_t end) {
-    for (int64_t qj = begin; qj < end; ++qj) {
-      const int64_t q = qj / out, j = qj % out;
-      double s = 0.0;
-      for (int64_t b = 0; b < B; ++b) s += cg[(q * B + b) * out + j];
-      pg[qj] = s;
-    }
-  });
+  // Rows d v_f, d v_r, d b_f, d b_r; weight_c and bias are [f | r].
+  Tensor param = detail::sumOverBatch(col_grad);
   param = param.to(u.scalar_type());
   res.grad_weight_c = torch::cat({param[0], param[1]});
   res.grad_bias = torch::cat({param[2], param[3]});
   return res;
-}
-
-std::vector<Tensor> sruRecurrenceReference(const Tensor& u, const Tensor& x,
-                                           const Tensor& weight_c, const Tensor& bias,
-                                           const Tensor& c0, const Tensor& mask_c,
-                                           const Tensor& mask_pad,
-                                           const SruRecurrenceOptions& opt) {
-  checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-  const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, out = opt.outputSize();
-  const int64_t k = opt.numMatrices();
-  const Tensor U = u.view({L, B, out, k});
-  const Tensor vf = weight_c.slice(0, 0, out), vr = weight_c.slice(0, out, 2 * out);
-  const Tensor bf = bias.slice(0, 0, out), br = bias.slice(0, out, 2 * out);
-  const Tensor init = c0.defined() ? c0 : torch::zeros({B, out}, u.options());
-  const Tensor m = mask_c.defined() ? mask_c : torch::ones({B, out}, u.options());
-  std::vector<Tensor> h_dirs, last_dirs;
-  for (int64_t dir = 0; dir < opt.directions(); ++dir) {
-    const int64_t lo = dir * d, hi = lo + d;
-    Tensor c = init.slice(1, lo, hi);
-    std::vector<Tensor> hs(L);
-    for (int64_t step = 0; step < L; ++step) {
-      const int64_t t = dir == 1 ? L - 1 - step : step;
-      const Tensor ut = U[t].slice(1, lo, hi);
-      const Tensor f = torch::sigmoid(ut.select(2, 1) + vf.slice(0, lo, hi) * c +
-                                      bf.slice(0, lo, hi));
-      const Tensor r = torch::sigmoid(ut.select(2, 2) + vr.slice(0, lo, hi) * c +
-                                      br.slice(0, lo, hi));
-      Tensor c_new = f * c + (1 - f) * ut.select(2, 0);
-      Tensor skip_term;
-      if (opt.skip == SruSkip::ScaledInput) skip_term = opt.alpha * x[t].slice(1, lo, hi);
-      if (opt.skip == SruSkip::LearnedProjection) skip_term = ut.select(2, 3);
-      const Tensor md = m.slice(1, lo, hi);
-      Tensor h = r * md * c_new;
-      if (skip_term.defined()) h = h + (1 - r * md) * skip_term;
-      if (mask_pad.defined()) {
-        const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
-        c_new = torch::where(is_pad, c, c_new);
-        h = torch::where(is_pad, torch::zeros_like(h), h);
-      }
-      c = c_new;
-      hs[t] = h;
-    }
-    h_dirs.push_back(torch::stack(hs));
-    last_dirs.push_back(c);
-  }
-  return {torch::cat(h_dirs, 2), torch::cat(last_dirs, 1)};
 }
 
 }  // namespace recurlab::kernels

@@ -1,13 +1,14 @@
-// Torch glue of the SRU CUDA kernels (kernels/cuda/sru_recurrence.cu): checks, device guard,
-// current stream, and allocation (the op and its one autograd Function: kernels/*.cpp). Built only
-// with a CUDA-enabled Torch.
-#include "kernels/cuda/sru_recurrence.h"
+// Torch glue of the SRU CUDA kernels (kernels/cuda/sru_recurrence.cu): device guard, current
+// stream and allocation, for the tensors the op (kernels/sru_recurrence.cpp) has checked. Built
+// only with a CUDA-enabled Torch.
+#include "kernels/sru_recurrence.h"
 
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
 
 #include "kernels/cuda/sru_recurrence_launch.h"
 #include "kernels/cuda/torch_glue.h"
+#include "kernels/kernel_results.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -22,16 +23,6 @@ static_assert(static_cast<int>(kc::SruCudaSkip::None) == static_cast<int>(SruSki
                       static_cast<int>(SruSkip::LearnedProjection),
               "SruCudaSkip must mirror SruSkip");
 
-constexpr const char* kName = "SRU recurrence";
-
-void checkCudaInputs(const Tensor& u, const Tensor& x, const Tensor& weight_c, const Tensor& bias,
-                     const Tensor& c0, const Tensor& mask_c, const Tensor& mask_pad,
-                     const SruRecurrenceOptions& opt) {
-  checkSruRecurrenceInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
-  TORCH_CHECK(u.is_cuda(), kName, ": the CUDA kernel got U on ", u.device());
-  kc::cudaScalarOf(u, kName);
-}
-
 kc::SruCudaGeometry geometryOf(const Tensor& u, const SruRecurrenceOptions& opt) {
   kc::SruCudaGeometry g;
   g.length = u.size(0);
@@ -44,99 +35,43 @@ kc::SruCudaGeometry geometryOf(const Tensor& u, const SruRecurrenceOptions& opt)
 
 }  // namespace
 
-SruForwardResult sruRecurrenceCudaForward(const Tensor& u_in, const Tensor& x_in,
-                                          const Tensor& wc_in, const Tensor& bias_in,
-                                          const Tensor& c0_in, const Tensor& mask_c_in,
-                                          const Tensor& mask_pad,
-                                          const SruRecurrenceOptions& opt) {
-  checkCudaInputs(u_in, x_in, wc_in, bias_in, c0_in, mask_c_in, mask_pad, opt);
-  const c10::cuda::CUDAGuard device_guard(u_in.device());
-  const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
-  const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
-  const Tensor c0 = kc::contiguousOrUndefined(c0_in);
-  const Tensor mask_c = kc::contiguousOrUndefined(mask_c_in);
-  Tensor pad_storage;
-  const uint8_t* pad = kc::padMaskBytes(mask_pad, u, kName, pad_storage);
-  const kc::SruCudaGeometry g = geometryOf(u, opt);
-  SruForwardResult res;
-  res.h = at::empty({g.length, g.batch, g.outputSize()}, u.options());
-  res.c = at::empty({g.length, g.batch, g.outputSize()}, u.options());
-  res.last_c = at::empty({g.batch, g.outputSize()}, u.options());
-
+SruForwardResult detail::sruRecurrenceCudaForward(const detail::SruTensors& in,
+                                                  const SruRecurrenceOptions& opt) {
+  const c10::cuda::CUDAGuard device_guard(in.u.device());
+  const int64_t out = opt.outputSize();
+  auto res = detail::emptyForwardResult<SruForwardResult>(in.u, out, out);
   kc::SruCudaForwardArgs a;
-  a.geometry = g;
-  a.scalar = kc::cudaScalarOf(u, kName);
+  kc::setForwardArgs(a, in, res);
+  a.geometry = geometryOf(in.u, opt);
   a.alpha = opt.alpha;
-  a.u = u.data_ptr();
-  a.x = kc::dataOrNull(x);
-  a.weight_c = wc.data_ptr();
-  a.bias = bias.data_ptr();
-  a.c0 = kc::dataOrNull(c0);
-  a.mask_c = kc::dataOrNull(mask_c);
-  a.mask_pad = pad;
-  a.h = res.h.data_ptr();
-  a.c = res.c.data_ptr();
-  a.last_c = res.last_c.data_ptr();
+  a.x = kc::dataOrNull(in.x);
+  a.weight_c = in.weight_c.data_ptr();
+  a.bias = in.bias.data_ptr();
+  a.mask_c = kc::dataOrNull(in.mask_c);
   kc::launchSruForward(a, kc::currentStream());
   return res;
 }
 
-SruBackwardResult sruRecurrenceCudaBackward(const Tensor& grad_h_in, const Tensor& grad_last_c_in,
-                                            const Tensor& u_in, const Tensor& x_in,
-                                            const Tensor& wc_in, const Tensor& bias_in,
-                                            const Tensor& c0_in, const Tensor& c_in,
-                                            const Tensor& mask_c_in, const Tensor& mask_pad,
-                                            const SruRecurrenceOptions& opt) {
-  checkCudaInputs(u_in, x_in, wc_in, bias_in, c0_in, mask_c_in, mask_pad, opt);
-  const c10::cuda::CUDAGuard device_guard(u_in.device());
-  const Tensor u = u_in.contiguous(), wc = wc_in.contiguous(), bias = bias_in.contiguous();
-  const Tensor x = opt.skip == SruSkip::ScaledInput ? x_in.contiguous() : Tensor();
-  const Tensor c0 = kc::contiguousOrUndefined(c0_in);
-  const Tensor mask_c = kc::contiguousOrUndefined(mask_c_in);
-  const Tensor c = c_in.contiguous();
-  const Tensor grad_h = kc::contiguousOrUndefined(grad_h_in);
-  const Tensor grad_last_c = kc::contiguousOrUndefined(grad_last_c_in);
-  Tensor pad_storage;
-  const uint8_t* pad = kc::padMaskBytes(mask_pad, u, kName, pad_storage);
-  const kc::SruCudaGeometry g = geometryOf(u, opt);
-  const int64_t L = g.length, B = g.batch, out = g.outputSize();
-  auto sameAsU = [&](const Tensor& t, const char* name, c10::IntArrayRef want) {
-    if (!t.defined()) return;
-    TORCH_CHECK(t.scalar_type() == u.scalar_type() && t.device() == u.device(), kName,
-                " backward: ", name, " is ", t.scalar_type(), " on ", t.device(), ", U is ",
-                u.scalar_type(), " on ", u.device());
-    TORCH_CHECK(t.sizes() == want, kName, " backward: ", name, " has shape ", t.sizes(),
-                ", expected ", want);
-  };
-  sameAsU(c, "saved c", {L, B, out});
-  sameAsU(grad_h, "grad of h", {L, B, out});
-  sameAsU(grad_last_c, "grad of last c", {B, out});
-
-  SruBackwardResult res;
-  res.grad_u = at::empty_like(u);  // the kernel writes every element, pad steps included
-  res.grad_x = opt.skip == SruSkip::ScaledInput ? at::empty_like(x) : Tensor();
-  res.grad_c0 = at::empty({B, out}, u.options());
+SruBackwardResult detail::sruRecurrenceCudaBackward(const detail::BackwardTensors& grads,
+                                                    const detail::SruTensors& in,
+                                                    const SruRecurrenceOptions& opt) {
+  const Tensor& u = in.u;
+  const c10::cuda::CUDAGuard device_guard(u.device());
+  const int64_t B = u.size(1), out = opt.outputSize();
+  auto res = detail::emptyBackwardResult<SruBackwardResult>(u, out);
+  res.grad_x = opt.skip == SruSkip::ScaledInput ? at::empty_like(in.x) : Tensor();
   const auto acc = u.options().dtype(kc::accumulatorTypeOf(u.scalar_type()));
   Tensor column_grads = at::empty({4, B, out}, acc);
   Tensor param_grads = at::empty({4, out}, acc);
-
   kc::SruCudaBackwardArgs a;
-  a.geometry = g;
-  a.scalar = kc::cudaScalarOf(u, kName);
+  kc::setBackwardArgs(a, grads, in, res);
+  a.geometry = geometryOf(u, opt);
   a.alpha = opt.alpha;
-  a.u = u.data_ptr();
-  a.x = kc::dataOrNull(x);
-  a.weight_c = wc.data_ptr();
-  a.bias = bias.data_ptr();
-  a.c0 = kc::dataOrNull(c0);
-  a.mask_c = kc::dataOrNull(mask_c);
-  a.mask_pad = pad;
-  a.c = c.data_ptr();
-  a.grad_h = kc::dataOrNull(grad_h);
-  a.grad_last_c = kc::dataOrNull(grad_last_c);
-  a.grad_u = res.grad_u.data_ptr();
-  a.grad_x = res.grad_x.defined() ? res.grad_x.data_ptr() : nullptr;
-  a.grad_c0 = res.grad_c0.data_ptr();
+  a.x = kc::dataOrNull(in.x);
+  a.weight_c = in.weight_c.data_ptr();
+  a.bias = in.bias.data_ptr();
+  a.mask_c = kc::dataOrNull(in.mask_c);
+  a.grad_x = kc::dataOrNull(res.grad_x);
   a.column_grads = column_grads.data_ptr();
   a.param_grads = param_grads.data_ptr();
   kc::launchSruBackward(a, kc::currentStream());

@@ -1,17 +1,16 @@
 #pragma once
 // Helpers shared by the Torch glue of the CUDA kernels (built only with a CUDA-enabled Torch):
-// element-type tags, optional pointers, the current stream.
+// element-type tags, optional pointers, the current stream. The glue gets tensors the ops have
+// checked (kernels/input_checks.h).
 #include <ATen/core/Tensor.h>
 
-#include <cstdint>
-#include <vector>
-
 #include "kernels/cuda/cuda_scalar.h"
+#include "kernels/device_dispatch.h"
 
 namespace recurlab::kernels::cuda {
 
-// The launcher tag of t's dtype; throws naming `kernel` if the dtype has no CUDA kernel.
-CudaScalar cudaScalarOf(const at::Tensor& t, const char* kernel);
+// The launcher tag of t's dtype (float32, float64, float16 or bfloat16, as the ops check).
+CudaScalar cudaScalarOf(const at::Tensor& t);
 
 // float for float/half/bfloat16, double for double: the type of parameter-gradient buffers.
 at::ScalarType accumulatorTypeOf(at::ScalarType s);
@@ -20,25 +19,33 @@ at::ScalarType accumulatorTypeOf(at::ScalarType s);
 Stream currentStream();
 
 inline const void* dataOrNull(const at::Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
+inline void* dataOrNull(at::Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
 
-// A contiguous copy if needed, or an undefined tensor for an undefined one.
-inline at::Tensor contiguousOrUndefined(const at::Tensor& t) {
-  return t.defined() ? t.contiguous() : t;
+// The fields every launcher's arguments share (kernels/cuda/*_launch.h), from the op's tensors
+// `in` and the outputs `res`.
+template <typename Args, typename Tensors, typename ForwardResult>
+void setForwardArgs(Args& a, const Tensors& in, ForwardResult& res) {
+  a.scalar = cudaScalarOf(in.u);
+  a.u = in.u.data_ptr();
+  a.c0 = dataOrNull(in.c0);
+  a.mask_pad = detail::padBytes(in.mask_pad);
+  a.h = res.h.data_ptr();
+  a.c = res.c.data_ptr();
+  a.last_c = res.last_c.data_ptr();
 }
 
-// mask_pad (bool or uint8, nonzero = pad) as bytes on u's device, or nullptr when undefined.
-// Throws naming `kernel` when the mask is on another device. `storage` keeps the bytes alive.
-const uint8_t* padMaskBytes(const at::Tensor& mask_pad, const at::Tensor& u, const char* kernel,
-                            at::Tensor& storage);
-
-// Argument checks of the CUDA entry points (the CPU checks accept float32/float64 only); each
-// throws c10::Error naming the kernel, the tensor, its shape and what was expected.
-// U must be a (length, batch, columns) CUDA tensor of a supported dtype.
-void checkCudaU(const char* kernel, const at::Tensor& u, int64_t columns, const char* layout);
-// t must have u's dtype and device and the given shape.
-void checkCudaLike(const char* kernel, const at::Tensor& u, const at::Tensor& t,
-                   const char* name, std::vector<int64_t> shape);
-// mask_pad, when defined: bool or uint8, (L, B), on u's device.
-void checkCudaPadMask(const char* kernel, const at::Tensor& u, const at::Tensor& mask_pad);
+template <typename Args, typename Tensors, typename BackwardResult>
+void setBackwardArgs(Args& a, const detail::BackwardTensors& grads, const Tensors& in,
+                     BackwardResult& res) {
+  a.scalar = cudaScalarOf(in.u);
+  a.u = in.u.data_ptr();
+  a.c0 = dataOrNull(in.c0);
+  a.mask_pad = detail::padBytes(in.mask_pad);
+  a.c = grads.c.data_ptr();
+  a.grad_h = dataOrNull(grads.grad_h);
+  a.grad_last_c = dataOrNull(grads.grad_last_c);
+  a.grad_u = res.grad_u.data_ptr();
+  a.grad_c0 = res.grad_c0.data_ptr();
+}
 
 }  // namespace recurlab::kernels::cuda

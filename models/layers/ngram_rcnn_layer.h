@@ -1,6 +1,6 @@
 #pragma once
 // One n-gram RCNN layer (Peng et al., 2018, Prop. 12, n = 1..4) over the fused kernel
-// kernels/cpu/ngram_recurrence.h: U = X·W + b with [z1..zn, f, (o)] per unit; b is zero on the
+// kernels/ngram_recurrence.h: U = X·W + b with [z1..zn, f, (o)] per unit; b is zero on the
 // z columns and learned on f (and o). Init as RationalRnnLayer.
 #include <torch/nn/module.h>
 #include <torch/nn/pimpl.h>

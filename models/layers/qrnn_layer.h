@@ -1,7 +1,7 @@
 #pragma once
 // One QRNN layer (Bradbury et al. 2017): a masked convolution of window 1 or 2
 // as one matmul, U = [x_t, x_{t-1}]·W + b with [z, f, o] interleaved per unit, then the fused
-// fo- or f-pooling (kernels/cpu/qrnn_pooling.h; paper convention for f).
+// fo- or f-pooling (kernels/qrnn_pooling.h; paper convention for f).
 // Zoneout on f: in training an element-wise Bernoulli(1 - p) mask per step multiplies 1 - f
 // (a zero keeps the old state); in evaluation 1 - f is scaled by 1 - p (salesforce's rule).
 // State: [last c (B, d)], and with window 2 also the last real input (B, 1, input_size), which

@@ -1,7 +1,7 @@
 #pragma once
 // One rational-recurrence layer (Peng et al., 2018, App. D): RRNN(B) eq. 23, RRNN(B)m+ eq. 24,
 // RRNN(C) eq. 25, RRNN(F) eq. 26 (26g fixed), each with the optional output gate; the fused kernel
-// is kernels/cpu/rational_recurrence.h (it documents the math, the semirings and the tie rule).
+// is kernels/rational_recurrence.h (it documents the math, the semirings and the tie rule).
 //   U = X·W + b, W (input, d·k) interleaved per unit like SRU; b is zero on the z columns
 //   (eqs. 23b/25b/26b have no bias) and learned on the gate columns f (and o).
 //   weight_final (3d) = [b_r | b_p1 | b_p2] for RRNN(F), zeros at start (r = p = 1/2, as the

@@ -31,6 +31,7 @@ SruLayerImpl::SruLayerImpl(SruLayerOptions options) : options_(std::move(options
   weight_c = register_parameter("weight_c", torch::empty({2 * out}));
   bias = register_parameter("bias", torch::empty({2 * out}));
   scale_x = register_buffer("scale_x", torch::full({1}, o.alpha()));
+  alpha_ = scale_x.item<double>();  // a new CPU tensor: no device to wait for
   if (o.layer_norm)
     layer_norm = register_module(
         "layer_norm",
@@ -100,7 +101,7 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
   ko.skip = !o.has_skip_term          ? kernels::SruSkip::None
             : o.numMatrices() == 4    ? kernels::SruSkip::LearnedProjection
                                       : kernels::SruSkip::ScaledInput;
-  ko.alpha = scale_x.item<double>();  // the buffer, so loaded weights carry their α
+  ko.alpha = alpha_;
   auto res = kernels::sruRecurrence(u, residual, weight_c, bias, c0, mask_c, mask_pad, ko);
   torch::Tensor h = res[0];
   if (o.layer_norm && o.normalize_after) h = layer_norm(h);

@@ -6,7 +6,7 @@
 //   weight_c     (2·out)  peephole vectors [v_f | v_r]
 //   bias         (2·out)  [b_f | b_r]; b_r starts at the highway bias
 //   layer_norm   LayerNorm over the input (pre) or over h (normalize_after)
-//   scale_x      buffer holding α
+//   scale_x      buffer holding α (for the reference's names; the layer runs with alpha())
 #include <torch/nn/module.h>
 #include <torch/nn/modules/normalization.h>
 #include <torch/nn/pimpl.h>
@@ -53,12 +53,16 @@ class SruLayerImpl : public torch::nn::Module {
                                                   const torch::Tensor& mask_pad = {});
 
   const SruLayerOptions& options() const { return options_; }
+  // The skip scale α the recurrence runs with: options().alpha() as the scale_x buffer holds it
+  // (in the default dtype), fixed at construction, so forward never reads a device tensor.
+  double alpha() const { return alpha_; }
 
   torch::Tensor weight, weight_proj, weight_c, bias, scale_x;
   torch::nn::LayerNorm layer_norm{nullptr};
 
  private:
   SruLayerOptions options_;
+  double alpha_ = 1.0;
 };
 TORCH_MODULE(SruLayer);
 

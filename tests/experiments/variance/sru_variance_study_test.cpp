@@ -14,8 +14,8 @@
 #include <cmath>
 
 #include "experiments/variance/variance_inputs.h"
-#include "kernels/cpu/sru_recurrence.h"
 #include "models/layers/sru.h"
+#include "tests/support/naive_recurrences.h"
 
 namespace recurlab::experiments {
 namespace {

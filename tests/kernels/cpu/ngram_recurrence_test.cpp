@@ -1,9 +1,10 @@
-#include "kernels/cpu/ngram_recurrence.h"
+#include "kernels/ngram_recurrence.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "kernels/cpu/rational_recurrence.h"
+#include "kernels/rational_recurrence.h"
+#include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {

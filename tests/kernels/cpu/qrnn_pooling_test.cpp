@@ -1,8 +1,9 @@
-#include "kernels/cpu/qrnn_pooling.h"
+#include "kernels/qrnn_pooling.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {

@@ -1,4 +1,4 @@
-#include "kernels/cpu/rational_recurrence.h"
+#include "kernels/rational_recurrence.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
 
 namespace recurlab::kernels {
@@ -204,7 +205,9 @@ TEST(RationalRecurrence, BadInputsGiveClearErrors) {
     rationalRecurrenceForward(u, {}, {}, {}, f);
     FAIL() << "expected an error";
   } catch (const c10::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("pattern F needs weight"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("weight [b_r | b_p1 | b_p2] (pattern F) is required"),
+              std::string::npos)
+        << e.what();
   }
   try {
     rationalRecurrenceForward(u, {}, {}, {}, {D, RationalPattern::B, Semiring::PlusTimes, true});

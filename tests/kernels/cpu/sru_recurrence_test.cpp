@@ -1,6 +1,6 @@
 // The fused SRU kernel against the naive autograd reference, in double precision, over every
 // combination of directions, padding, dropout mask, skip kind, α and c0.
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/sru_recurrence.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -12,6 +12,7 @@
 
 #include "kernels/cpu/recycled_buffers.h"
 #include "tests/support/gradient_check.h"
+#include "tests/support/naive_recurrences.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -280,7 +281,7 @@ TEST_F(SruRecurrenceBadInput, WrongColumnCountNamesTheExpectedLayout) {
   learned.skip = SruSkip::LearnedProjection;
   Tensor u3 = torch::randn({2, 1, 768});
   fails([&] { sruRecurrence(u3, {}, torch::zeros({512}), torch::zeros({512}), {}, {}, {}, learned); },
-        "U has 768 columns, expected 4·d·dirs = 1024 for a layer with a learned skip");
+        "U has 768 columns, expected 1024 (4·d·dirs for a layer with a learned skip, d = 256");
 }
 
 TEST_F(SruRecurrenceBadInput, WrongRank) {
@@ -289,13 +290,14 @@ TEST_F(SruRecurrenceBadInput, WrongRank) {
 
 TEST_F(SruRecurrenceBadInput, DtypeMismatch) {
   fails([&] { sruRecurrence(u, x.to(torch::kDouble), wc, bias, {}, {}, {}, opt); },
-        "x has dtype Double but U has Float");
+        "x (the skip input; its size must equal dirs·d) has dtype Double but U has Float");
   fails([&] { sruRecurrence(u.to(torch::kHalf), x, wc, bias, {}, {}, {}, opt); },
         "U must be float32 or float64");
 }
 
 TEST_F(SruRecurrenceBadInput, MissingOrMisshapenSkipInput) {
-  fails([&] { sruRecurrence(u, {}, wc, bias, {}, {}, {}, opt); }, "needs x");
+  fails([&] { sruRecurrence(u, {}, wc, bias, {}, {}, {}, opt); },
+        "x (the skip input; its size must equal dirs·d) is required, got none");
   fails([&] { sruRecurrence(u, torch::randn({5, 2, 9}), wc, bias, {}, {}, {}, opt); },
         "x (the skip input; its size must equal dirs·d) has shape [5, 2, 9], expected [5, 2, 8]");
 }

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/ngram_recurrence.h"
-#include "kernels/cpu/qrnn_pooling.h"
-#include "kernels/cpu/rational_recurrence.h"
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/ngram_recurrence.h"
+#include "kernels/qrnn_pooling.h"
+#include "kernels/rational_recurrence.h"
+#include "kernels/sru_recurrence.h"
 #include "kernels/cuda/ngram_recurrence_launch.h"
 #include "kernels/cuda/qrnn_pooling_launch.h"
 #include "kernels/cuda/rational_recurrence_launch.h"

@@ -7,12 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/ngram_recurrence.h"
+#include "kernels/ngram_recurrence.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/ngram_recurrence.h"
-#endif
 
 namespace recurlab::kernels {
 namespace {
@@ -56,9 +53,6 @@ NgramData makeData(const NgramCase& c, uint64_t seed) {
 KernelRun runOn(const NgramData& data, torch::Device device, torch::Dtype dtype) {
   const NgramRecurrenceOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
-#ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return ngramRecurrence(in[0], in[1], in[2], opt);
-#endif
     return ngramRecurrence(in[0], in[1], in[2], opt);
   };
   return runKernel(kernel, data.inputs, {true, true, false}, data.grad_outputs, device, dtype);

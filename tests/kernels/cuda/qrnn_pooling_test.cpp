@@ -7,12 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/qrnn_pooling.h"
+#include "kernels/qrnn_pooling.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/qrnn_pooling.h"
-#endif
 
 namespace recurlab::kernels {
 namespace {
@@ -57,9 +54,6 @@ QrnnData makeData(const QrnnCase& c, uint64_t seed) {
 KernelRun runOn(const QrnnData& data, torch::Device device, torch::Dtype dtype) {
   const QrnnPoolingOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
-#ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return qrnnPooling(in[0], in[1], in[2], in[3], opt);
-#endif
     return qrnnPooling(in[0], in[1], in[2], in[3], opt);
   };
   return runKernel(kernel, data.inputs, {true, true, false, false}, data.grad_outputs, device,

@@ -8,12 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/rational_recurrence.h"
+#include "kernels/rational_recurrence.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
 
-#ifdef RECURLAB_WITH_CUDA
-#include "kernels/cuda/rational_recurrence.h"
-#endif
 
 namespace recurlab::kernels {
 namespace {
@@ -65,9 +62,6 @@ RationalData makeData(const RationalCase& c, uint64_t seed) {
 KernelRun runOn(const RationalData& data, torch::Device device, torch::Dtype dtype) {
   const RationalRecurrenceOptions opt = data.opt;
   auto kernel = [&](const std::vector<torch::Tensor>& in) {
-#ifdef RECURLAB_WITH_CUDA
-    if (device.is_cuda()) return rationalRecurrence(in[0], in[1], in[2], in[3], opt);
-#endif
     return rationalRecurrence(in[0], in[1], in[2], in[3], opt);
   };
   return runKernel(kernel, data.inputs, {true, true, true, false}, data.grad_outputs, device,

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/sru_recurrence.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
 
 #ifdef RECURLAB_WITH_CUDA

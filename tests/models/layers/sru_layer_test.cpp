@@ -4,10 +4,11 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <limits>
 
-#include "kernels/cpu/sru_recurrence.h"
 #include "models/layers/sru.h"
 #include "tests/support/gradient_check.h"
+#include "tests/support/naive_recurrences.h"
 
 namespace recurlab::models {
 namespace {
@@ -240,6 +241,26 @@ TEST(Sru, RnnDropoutMasksTheMatmulInputButNotTheSkip) {
   EXPECT_TRUE(torch::allclose(h, x * (alpha / 2), 1e-14, 1e-14))
       << "max |h - α·x/2| = " << (h - x * (alpha / 2)).abs().max().item<double>();
   EXPECT_EQ(c.abs().max().item<double>(), 0.0);
+}
+
+// α is a number fixed at construction: forward reads no tensor for it (.item() on a GPU tensor
+// waits for the device), and it is the scale_x buffer's value, so results are those the buffer
+// gave.
+TEST(Sru, AlphaIsAPlainNumberFixedAtConstruction) {
+  SruLayerOptions o = layerOptions(8, 8);
+  o.rescale = true;
+  o.highway_bias = -1.0;
+  SruLayer layer(o);
+  EXPECT_EQ(layer->alpha(), layer->scale_x.item<double>());
+  const Tensor x = torch::randn({5, 2, 8});
+  const auto [h, c] = layer->forward(x);
+  {
+    torch::NoGradGuard no_grad;
+    layer->scale_x.fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  const auto [h_again, c_again] = layer->forward(x);
+  EXPECT_TRUE(torch::equal(h, h_again)) << "forward read α from the scale_x buffer";
+  EXPECT_TRUE(torch::equal(c, c_again));
 }
 
 TEST(Sru, SameSeedGivesBitIdenticalOutputsAndGradients) {

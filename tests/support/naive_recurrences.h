@@ -1,0 +1,37 @@
+#pragma once
+// Naive references of the fused recurrences, for tests: a loop over time with plain tensor ops
+// and autograd, on any device and dtype. Same arguments and outputs ({h, last_c}) as the
+// differentiable ops of kernels/*.h; the arguments are not checked (the ops check theirs).
+#include <ATen/core/Tensor.h>
+
+#include <vector>
+
+#include "kernels/ngram_recurrence.h"
+#include "kernels/qrnn_pooling.h"
+#include "kernels/rational_recurrence.h"
+#include "kernels/sru_recurrence.h"
+
+namespace recurlab::kernels {
+
+std::vector<at::Tensor> sruRecurrenceReference(const at::Tensor& u, const at::Tensor& x,
+                                               const at::Tensor& weight_c,
+                                               const at::Tensor& bias, const at::Tensor& c0,
+                                               const at::Tensor& mask_c,
+                                               const at::Tensor& mask_pad,
+                                               const SruRecurrenceOptions& opt);
+
+std::vector<at::Tensor> qrnnPoolingReference(const at::Tensor& u, const at::Tensor& c0,
+                                             const at::Tensor& zoneout,
+                                             const at::Tensor& mask_pad,
+                                             const QrnnPoolingOptions& opt);
+
+std::vector<at::Tensor> rationalRecurrenceReference(const at::Tensor& u, const at::Tensor& weight,
+                                                    const at::Tensor& c0,
+                                                    const at::Tensor& mask_pad,
+                                                    const RationalRecurrenceOptions& opt);
+
+std::vector<at::Tensor> ngramRecurrenceReference(const at::Tensor& u, const at::Tensor& c0,
+                                                 const at::Tensor& mask_pad,
+                                                 const NgramRecurrenceOptions& opt);
+
+}  // namespace recurlab::kernels
