@@ -2,7 +2,6 @@
 
 #include <torch/torch.h>
 
-#include <chrono>
 #include <cmath>
 #include <iostream>
 
@@ -12,6 +11,7 @@
 #include "experiments/lm/lm_training.h"
 #include "experiments/lm/op_time_profile.h"
 #include "experiments/lm/parameter_budget.h"
+#include "experiments/training/meter.h"
 #include "experiments/training/unit_training.h"
 #include "models/registry.h"
 
@@ -146,9 +146,10 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     const int64_t steps = std::min<int64_t>(4, train_streams.segments());
     models::SequenceState state;
     lm->train();
-    const auto t0 = std::chrono::steady_clock::now();
+    Meter wall = Meter::time();
     std::map<std::string, double> seconds;
     {
+      auto timing = wall.measure();
       OpTimeProfile profile;
       for (int64_t k = 0; k < steps; ++k) {
         const auto seg = train_streams.segment(k);
@@ -161,9 +162,8 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
       }
       seconds = profile.seconds();
     }
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     lm->zero_grad();
-    r.metrics["profile_seconds"] = wall;
+    r.metrics["profile_seconds"] = wall.value();
     r.counts["profile_steps"] = steps;
     for (const char* c : {"matmul", "recurrence", "other"})
       r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;

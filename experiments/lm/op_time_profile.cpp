@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "experiments/training/meter.h"
+
 namespace recurlab::experiments {
 namespace {
 
@@ -21,7 +23,7 @@ struct Frame {
 
 thread_local std::vector<Frame> t_stack;
 std::mutex g_mutex;
-std::map<std::string, double> g_by_category, g_by_op;
+std::map<std::string, Meter> g_by_category, g_by_op;  // self seconds
 bool g_active = false;
 at::CallbackHandle g_handle = 0;
 
@@ -48,8 +50,9 @@ void onEnd(const at::RecordFunction&, at::ObserverContext*) {
   if (!t_stack.empty()) t_stack.back().children += total;
   const double self = std::max(0.0, total - f.children);
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_by_category[opCategory(f.name, f.inside_lstm)] += self;
-  g_by_op[f.name] += self;
+  const std::string category = opCategory(f.name, f.inside_lstm);
+  g_by_category.try_emplace(category, Meter::time()).first->second.addSeconds(self);
+  g_by_op.try_emplace(f.name, Meter::time()).first->second.addSeconds(self);
 }
 
 }  // namespace
@@ -84,14 +87,19 @@ OpTimeProfile::~OpTimeProfile() {
   g_active = false;
 }
 
-std::map<std::string, double> OpTimeProfile::seconds() const {
+namespace {
+
+std::map<std::string, double> secondsOf(const std::map<std::string, Meter>& meters) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  return g_by_category;
+  std::map<std::string, double> seconds;
+  for (const auto& [name, meter] : meters) seconds[name] = meter.value();
+  return seconds;
 }
 
-std::map<std::string, double> OpTimeProfile::byOp() const {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_by_op;
-}
+}  // namespace
+
+std::map<std::string, double> OpTimeProfile::seconds() const { return secondsOf(g_by_category); }
+
+std::map<std::string, double> OpTimeProfile::byOp() const { return secondsOf(g_by_op); }
 
 }  // namespace recurlab::experiments

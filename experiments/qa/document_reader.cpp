@@ -2,20 +2,17 @@
 
 #include <torch/torch.h>
 
-#include <time.h>
-
 #include <algorithm>
 #include <stdexcept>
 
 #include "experiments/qa/reader_layers.h"
+#include "experiments/training/meter.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments::qa {
 
 RecurrentTimer::Mark RecurrentTimer::Mark::now() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return {Clock::now(), static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec)};
+  return {Clock::now(), Meter::now(Meter::Clock::ProcessCpu)};
 }
 
 void RecurrentTimer::add(const Mark& begin, const Mark& end) {

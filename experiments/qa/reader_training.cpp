@@ -117,7 +117,9 @@ int64_t ReaderTraining::batchesPerEpoch() {
 
 std::unique_ptr<TrainBatch> ReaderTraining::batch(int64_t epoch, int64_t index) {
   if (batches_epoch_ != epoch) {
-    epoch_cpu_start_ = RecurrentTimer::Mark::now().cpu;
+    train_cpu_timing_.reset();
+    train_cpu_seconds_.reset();  // an epoch that was not evaluated (a data-parallel rank > 0)
+    train_cpu_timing_.emplace(train_cpu_seconds_.measure());
     // DrQA's SortedBatchSampler: by length with a random tie order, cut, batches shuffled.
     const auto shuffle = seededPermutation(train_.size(), deriveSeed(seed_, "batches/" + std::to_string(epoch)));
     std::vector<size_t> order(shuffle.begin(), shuffle.end());
@@ -149,8 +151,13 @@ StepOutput ReaderTraining::forward(const TrainBatch& batch) {
 }
 
 std::vector<double> ReaderTraining::evaluate() {
-  const double train_cpu_seconds = RecurrentTimer::Mark::now().cpu - epoch_cpu_start_;
+  train_cpu_timing_.reset();  // the epoch's training part ends here
   const auto rnn = timer_->take();
+  rnn_seconds_.addSeconds(rnn.wall);
+  rnn_cpu_seconds_.addSeconds(rnn.cpu);
+  const std::vector<double> times = {rnn_seconds_.value(), rnn_cpu_seconds_.value(),
+                                     train_cpu_seconds_.value()};
+  for (Meter* m : {&rnn_seconds_, &rnn_cpu_seconds_, &train_cpu_seconds_}) m->reset();
   const auto predictions = predictAnswers(model_, dev_, data_, tokens_, max_span_);
   std::vector<int64_t> questions;
   for (const auto& x : dev_) questions.push_back(x.question);
@@ -161,7 +168,7 @@ std::vector<double> ReaderTraining::evaluate() {
     writePredictions(predictions, tmp);
     std::filesystem::rename(tmp, predictions_path_);
   }
-  return {score.exact_match, score.f1, rnn.wall, rnn.cpu, train_cpu_seconds};
+  return {score.exact_match, score.f1, times[0], times[1], times[2]};
 }
 
 }  // namespace recurlab::experiments::qa

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/qa/document_reader.h"
 #include "experiments/qa/qa_examples.h"
+#include "experiments/training/meter.h"
 #include "experiments/training/trainer.h"
 
 namespace recurlab::experiments::qa {
@@ -62,7 +64,11 @@ class ReaderTraining : public TrainingModel {
   double best_f1_ = -1;
   std::shared_ptr<RecurrentTimer> timer_;
   int64_t batches_epoch_ = 0;
-  double epoch_cpu_start_ = 0;  // process CPU seconds at this epoch's first batch
+  // This epoch's: the recurrent encoders' union of intervals (wall, CPU) and the CPU time of its
+  // training part, timed from its first batch to its evaluation.
+  Meter rnn_seconds_ = Meter::time(), rnn_cpu_seconds_ = Meter::time(),
+        train_cpu_seconds_ = Meter::time(Meter::Clock::ProcessCpu);
+  std::optional<Meter::Timing> train_cpu_timing_;
   std::vector<std::vector<size_t>> batches_;
 };
 

@@ -5,9 +5,11 @@
 // accumulation, lr schedule, early stopping on a selection metric with a direction,
 // divergence detection (loss, parameters, metrics), the `epochs` table (and a `steps` table
 // every N steps) under the unit's group, a time breakdown per epoch (data, forward, backward,
-// optimizer step, evaluation, checkpoint), and checkpoints: at every epoch end (and every N
-// steps) the model, optimizer, schedule, torch's RNG state, the data position and the tables
-// so far, from which a killed unit resumes to the same result bit for bit on CPU.
+// optimizer step, evaluation, checkpoint) kept in meters (meter.h), and checkpoints: at every
+// epoch end (and every N steps) the model, optimizer, schedule, torch's RNG state, the state of
+// training by name (training_state.h) and the tables so far, from which a killed unit resumes
+// to the same result bit for bit on CPU. Checkpoints of the older positional format are not
+// resumed: the unit stops with an error that says to delete them.
 #include <torch/torch.h>
 
 #include <functional>
