@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "experiments/data/word_vectors.h"
+#include "experiments/harness/kill_point.h"
 #include "experiments/qa/document_reader.h"
 #include "experiments/qa/reader_training.h"
 #include "experiments/qa/squad_evaluation.h"
@@ -109,6 +110,7 @@ void QaTask::loadData() {
 
 void QaTask::writeEvalData(const std::string& run_dir) {
   writeSquadSubset(*dev_data_, split_.dev, run_dir + "/eval-data.json");
+  killPoint("eval-data-written");
 }
 
 std::vector<Unit> QaTask::units() const {
