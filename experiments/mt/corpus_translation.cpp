@@ -6,6 +6,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "experiments/harness/kill_point.h"
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
 
@@ -47,6 +48,7 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
       best = models::beamSearch(model, batch.source, batch.source_pad, beam);
     }
     for (size_t j = 0; j < indices.size(); ++j) result.hypotheses[indices[j]] = best[j].tokens;
+    killPoint("translate-batch");
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   model.train(was_training);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "experiments/harness/kill_point.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/mt/sentencepiece/sentencepiece_shim.h"
 
@@ -132,7 +133,9 @@ SubwordModel SubwordModel::train(const std::vector<std::string>& sentences,
                    static_cast<unsigned>(options.seed), temporary.c_str(), error, sizeof error) != 0)
     throw std::runtime_error("training the subword model (" + options.type + ", vocabulary " +
                              std::to_string(options.vocabulary_size) + ") failed: " + error);
+  killPoint("subwords-part-written");
   std::filesystem::rename(temporary, path);
+  killPoint("subwords-written");
   return load(path);
 }
 

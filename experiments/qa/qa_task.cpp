@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "experiments/data/word_vectors.h"
+#include "experiments/harness/kill_point.h"
 #include "experiments/qa/document_reader.h"
 #include "experiments/qa/reader_training.h"
 #include "experiments/qa/squad_evaluation.h"
@@ -126,6 +127,7 @@ void QaTask::prepare(const std::string& run_folder) {
   const std::string part = eval_data + ".part-" + std::to_string(::getpid());
   writeSquadSubset(*dev_data_, split_.dev, part);
   fs::rename(part, eval_data);  // atomic: readers never see half a file
+  killPoint("eval-data-written");
 }
 
 void QaTask::describeRun(Hdf5RunLog& log) const {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -108,14 +109,35 @@ TEST(Hdf5RunLogTest, AppendCreatesAMissingFile) {
             std::vector<double>{1.5});
 }
 
+// The output of recurlab_log_probe (built beside this test binary) run with `args` as
+// another process; HDF5 shares its file cache within a process, so only another process
+// shows what is on disk.
+std::string runLogProbe(const std::string& args) {
+  const auto probe =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "recurlab_log_probe";
+  EXPECT_TRUE(std::filesystem::exists(probe)) << probe << " is not built";
+  // The writer holds its flock on the file: this reader does not take one.
+  FILE* pipe = ::popen(
+      ("HDF5_USE_FILE_LOCKING=FALSE " + probe.string() + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return "popen failed";
+  std::string out;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  const int status = ::pclose(pipe);
+  if (status != 0) out += " (exit status " + std::to_string(status) + ")";
+  return out;
+}
+
 TEST(Hdf5RunLogTest, TableSurvivesManyAppendsAcrossChunks) {
   TempDir tmp;
   const std::string path = tmp.file("log.h5");
   Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
-  log.createTable("/t", {"i", "sq"});
-  for (int i = 0; i < 300; ++i) log.appendRow("/t", {double(i), double(i) * i});
-  // The file is flushed after every append: a second reader sees all rows while it is open.
-  const Table t = Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/t");
+  log.createTable("/rows", {"i", "square"});
+  for (int i = 0; i < 300; ++i) log.appendRow("/rows", {double(i), double(i) * i});
+  // The file is flushed after every append: a reader in another process sees all rows, each
+  // (i, i²) (the probe checks them), while the writer still holds the file open.
+  EXPECT_EQ(runLogProbe("rows " + path + " /rows"), "rows 300\n");
+  const Table t = log.readTable("/rows");
   ASSERT_EQ(t.rows.size(), 300u);
   EXPECT_EQ(t.rows[299][1], 299.0 * 299.0);
 }

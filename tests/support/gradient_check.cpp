@@ -35,8 +35,12 @@ GradientCheckResult checkGradients(const std::function<at::Tensor()>& loss,
       const double numeric = (up - down) / (2 * eps);
       const double got = analytic[i].view({-1})[idx].item<double>();
       const double err = std::abs(numeric - got);
-      result.worst_abs_error = std::max(result.worst_abs_error, err);
-      if (err > atol + rtol * std::abs(numeric)) {
+      // Written so that a NaN or infinite gradient (or loss) fails: NaN compares false.
+      const bool close = std::isfinite(numeric) && std::isfinite(got) &&
+                         err <= atol + rtol * std::abs(numeric);
+      result.worst_abs_error =
+          std::isfinite(err) ? std::max(result.worst_abs_error, err) : INFINITY;
+      if (!close) {
         result.ok = false;
         report << names[i] << "[" << idx << "]: numeric " << numeric << " vs autograd " << got
                << "\n";

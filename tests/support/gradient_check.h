@@ -16,7 +16,8 @@ struct GradientCheckResult {
 
 // `loss` must return a scalar double tensor computed from `inputs` (all float64, requires_grad).
 // Compares autograd gradients with central differences on up to `samples` elements of each
-// input (chosen deterministically), with |numeric - analytic| <= atol + rtol·|numeric|.
+// input (chosen deterministically), with |numeric - analytic| <= atol + rtol·|numeric|; a
+// non-finite gradient on either side fails.
 GradientCheckResult checkGradients(const std::function<at::Tensor()>& loss,
                                    const std::vector<at::Tensor>& inputs,
                                    const std::vector<std::string>& names, int64_t samples = 24,

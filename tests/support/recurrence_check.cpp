@@ -42,9 +42,15 @@ void expectSameForwardBackward(const RecurrenceOp& fused, const RecurrenceOp& re
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i].sizes(), b[i].sizes()) << "output " << i;
-    // Equal infinities (max-plus semiring zero) compare equal.
-    EXPECT_TRUE(torch::equal(torch::isfinite(a[i]), torch::isfinite(b[i]))) << "output " << i;
+    // Equal infinities (max-plus semiring zero) compare equal; NaN never does, and an
+    // infinity must have the reference's sign (NaN or +inf where it has -inf fails).
     const auto fin = torch::isfinite(b[i]);
+    EXPECT_TRUE(torch::equal(torch::isfinite(a[i]), fin)) << "output " << i;
+    EXPECT_FALSE(torch::isnan(a[i]).any().item<bool>()) << "output " << i << " has NaN";
+    EXPECT_FALSE(torch::isnan(b[i]).any().item<bool>()) << "reference output " << i << " has NaN";
+    const auto infinite = torch::logical_not(fin);
+    EXPECT_TRUE(torch::equal(a[i].masked_select(infinite), b[i].masked_select(infinite)))
+        << "output " << i << ": infinities differ from the reference's";
     const double diff =
         (torch::where(fin, a[i], torch::zeros_like(a[i])) -
          torch::where(fin, b[i], torch::zeros_like(b[i])))
@@ -59,6 +65,8 @@ void expectSameForwardBackward(const RecurrenceOp& fused, const RecurrenceOp& re
     if (!a_in[i].defined() || !a_in[i].requires_grad()) continue;
     ASSERT_TRUE(a_in[i].grad().defined()) << "fused op gave no gradient for input " << i;
     ASSERT_TRUE(b_in[i].grad().defined()) << "reference gave no gradient for input " << i;
+    EXPECT_TRUE(torch::isfinite(a_in[i].grad()).all().item<bool>())
+        << "fused op's gradient of input " << i << " is not finite";
     const double diff = (a_in[i].grad() - b_in[i].grad()).abs().max().item<double>();
     EXPECT_LE(diff, tol) << "gradient of input " << i;
   }

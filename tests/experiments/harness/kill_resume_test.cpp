@@ -1,11 +1,14 @@
 // Resume after real kills: a child process is killed with SIGKILL (no destructor runs, the
 // log is not closed) at chosen points (mid-epoch, between writing a checkpoint and putting it
 // in place, between the log row and the checkpoint, between units) and at random times, then
-// run again until it finishes; the result must equal an uninterrupted run's.
+// run again until it finishes; the result must equal an uninterrupted run's, and the run that
+// finished a killed unit must have started from its checkpoint (resumed_from_checkpoint).
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -23,30 +26,54 @@ using recurlab::testing::runChild;
 
 using recurlab::testing::TempRoot;
 
-// Kills at each chosen point, then at `random_kills` random times, then runs to the end.
+// Kills at each chosen point (each must be reached), then runs to the end.
 void runWithKills(const std::string& program, const std::vector<std::string>& args,
-                  const std::vector<std::string>& points, int random_kills, int max_ms,
-                  const std::string& output) {
+                  const std::vector<std::string>& points, const std::string& output) {
   for (const auto& point : points) {
     const auto r = runChild(program, args, point, -1, output);
     EXPECT_TRUE(r.killed) << "the child never reached kill point " << point << " (exit "
                           << r.exit_code << "; see " << output << ")";
-  }
-  std::mt19937 rng(7);
-  for (int k = 0; k < random_kills; ++k) {
-    const auto r = runChild(program, args, "", static_cast<int>(rng() % max_ms), output);
-    if (!r.killed) {
-      EXPECT_EQ(r.exit_code, 0) << "see " << output;
-    }
   }
   const auto last = runChild(program, args, "", -1, output);
   ASSERT_FALSE(last.killed);
   ASSERT_EQ(last.exit_code, 0) << "see " << output;
 }
 
+// Runs `args` uninterrupted and returns its wall time in milliseconds.
+int timedRun(const std::string& program, const std::vector<std::string>& args,
+             const std::string& output) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = runChild(program, args, "", -1, output);
+  EXPECT_EQ(r.exit_code, 0) << "see " << output;
+  return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
+}
+
+// Kills a fresh run `kills` times at random moments, then runs it to the end. The first kill
+// comes at 10-60% of `whole_ms` (an uninterrupted run's time) into a fresh run, so it hits;
+// later ones may find the run already done. Returns how many kills hit.
+int runWithRandomKills(const std::string& program, const std::vector<std::string>& args,
+                       int kills, int whole_ms, const std::string& output) {
+  std::mt19937 rng(7);
+  int hits = 0;
+  for (int k = 0; k < kills; ++k) {
+    const int lo = whole_ms / 10, span = std::max(1, whole_ms / 2);
+    const auto r = runChild(program, args, "", lo + static_cast<int>(rng() % span), output);
+    if (r.killed)
+      ++hits;
+    else
+      EXPECT_EQ(r.exit_code, 0) << "see " << output;
+  }
+  const auto last = runChild(program, args, "", -1, output);
+  EXPECT_FALSE(last.killed);
+  EXPECT_EQ(last.exit_code, 0) << "see " << output;
+  return hits;
+}
+
 TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_classification");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   TempRoot tmp("recurlab_kill_cls");
   fs::create_directories(tmp.root / "data" / "classification");
   {
@@ -71,14 +98,22 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   };
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
-  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
+  const std::string random = (tmp.root / "random").string();
+  const int whole_ms = timedRun(program, args(whole), output);
   runWithKills(program, args(killed),
                {"train-step:5", "checkpoint-written:3", "epoch-row-written:2", "unit-finished:1",
                 "train-step:9", "epoch-end:2"},
-               4, 2500, output);
+               output);
   const auto expected = recurlab::testing::finishedUnits(whole);
   EXPECT_EQ(expected.size(), 4u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+  // The first kill (step 5, after the checkpoint of step 4) left unit 0 mid-epoch: the run
+  // that finished it started from its checkpoint, not from scratch.
+  EXPECT_EQ(recurlab::testing::resumedUnitCount(whole), 0);
+  EXPECT_GE(recurlab::testing::resumedUnitCount(killed), 1);
+  EXPECT_GE(runWithRandomKills(program, args(random), 3, whole_ms, output), 1)
+      << "no random kill hit a running child";
+  EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
 }
 
 TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
@@ -93,14 +128,21 @@ TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
   };
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
-  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
+  const std::string random = (tmp.root / "random").string();
+  const int whole_ms = timedRun(program, args(whole), output);
   runWithKills(program, args(killed),
                {"train-step:40", "checkpoint-written:2", "epoch-row-written:1", "train-step:150",
                 "epoch-end:1"},
-               3, 1500, output);
+               output);
   const auto expected = recurlab::testing::finishedUnits(whole);
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+  // The one unit was finished by a run that started from its checkpoint.
+  EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
+  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/toy/seeds/0"), 1);
+  EXPECT_GE(runWithRandomKills(program, args(random), 3, whole_ms, output), 1)
+      << "no random kill hit a running child";
+  EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
   // The final weights, bit for bit.
   torch::serialize::InputArchive a, b;
   a.load_from((fs::path(whole) / "checkpoints" / "toy_seeds_0" / "last.pt").string());

@@ -43,7 +43,7 @@ TEST(LocalJobs, FolderIsResolvedOnceForEveryWorker) {
 
 TEST(LocalJobs, ThreeJobsGiveTheUnitsAndNumbersOfOneProcess) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   const fs::path tmp = recurlab::testing::perProcessTempPath("recurlab_jobs_");
   fs::remove_all(tmp);
   fs::create_directories(tmp);

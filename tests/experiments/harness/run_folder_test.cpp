@@ -5,7 +5,6 @@
 #include "experiments/harness/run_folder.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 
 #include "experiments/runtime/machine_info.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/unprivileged_child.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -72,12 +72,20 @@ TEST_F(RunFolderDamagedLogTest, ResumingFromAnOverwrittenLogSaysItIsNotHdf5) {
   EXPECT_NE(msg.find(log + " is not an HDF5 file"), std::string::npos) << msg;
 }
 
+// Resumed as nobody, the folder's owner (in a forked child when the tests run as root).
 TEST_F(RunFolderDamagedLogTest, ResumingFromAnUnreadableLogSaysSo) {
-  if (::geteuid() == 0) GTEST_SKIP() << "running as root: chmod 000 does not deny reading";
   open();
   const std::string log = (dir_ / "log.h5").string();
+  recurlab::testing::giveToUnprivileged(dir_);
   fs::permissions(log, fs::perms::none);
-  const std::string msg = errorOfOpen();
+  const std::string msg = recurlab::testing::inUnprivilegedChild([&] {
+    try {
+      open();
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("RunFolder opened a folder with an unreadable log");
+  });
   fs::permissions(log, fs::perms::owner_read | fs::perms::owner_write);
   EXPECT_NE(msg.find(log + " is unreadable"), std::string::npos) << msg;
   EXPECT_NE(msg.find("chmod u+rw"), std::string::npos) << msg;

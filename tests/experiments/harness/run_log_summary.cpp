@@ -44,7 +44,41 @@ void visit(const Hdf5RunLog& log, const std::string& path, std::map<std::string,
   }
 }
 
+void visitResumed(const Hdf5RunLog& log, const std::string& path,
+                  std::map<std::string, int64_t>& out) {
+  std::vector<std::string> names;
+  try {
+    names = log.children(path);
+  } catch (const std::exception&) {
+    return;  // a dataset
+  }
+  for (const auto& name : names) {
+    const std::string p = (path == "/" ? "" : path) + "/" + name;
+    if (!log.attribute(p, "status")) {
+      visitResumed(log, p, out);
+      continue;
+    }
+    if (log.attribute(p, "resumed_from_checkpoint"))
+      out[p] += log.intAttribute(p, "resumed_from_checkpoint");
+  }
+}
+
 }  // namespace
+
+std::map<std::string, int64_t> resumedUnits(const std::string& folder) {
+  std::map<std::string, int64_t> units;
+  for (const auto& f : experiments::runLogFiles(folder)) {
+    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
+    visitResumed(log, "/", units);
+  }
+  return units;
+}
+
+int64_t resumedUnitCount(const std::string& folder) {
+  int64_t total = 0;
+  for (const auto& [group, count] : resumedUnits(folder)) total += count;
+  return total;
+}
 
 std::map<std::string, std::string> finishedUnits(const std::string& folder) {
   std::map<std::string, std::string> units;

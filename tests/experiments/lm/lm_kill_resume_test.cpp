@@ -1,12 +1,16 @@
-// recurlab_lm killed with SIGKILL inside an epoch (after a mid-epoch checkpoint) and run again
-// ends with the same log as an uninterrupted run: the carried BPTT state is restored with the
-// checkpoint, not restarted from zeros (a cold restart changes the losses).
+// recurlab_lm killed with SIGKILL inside an epoch (after a mid-epoch checkpoint) and while
+// writing a checkpoint, and run again, ends with the same log as an uninterrupted run: the
+// carried BPTT state is restored with the checkpoint, not restarted from zeros (a cold restart
+// changes the losses), and the finishing run says it started from the checkpoint.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
+#include "experiments/log/hdf5_run_log.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
@@ -19,7 +23,7 @@ using recurlab::testing::runChild;
 
 TEST(LmKillResume, SigkillMidEpochResumesToTheUninterruptedResult) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_lm");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   const fs::path root = recurlab::testing::perProcessTempPath("recurlab_lm_kill_");
   fs::remove_all(root);
   fs::create_directories(root);
@@ -45,15 +49,44 @@ TEST(LmKillResume, SigkillMidEpochResumesToTheUninterruptedResult) {
   const std::string output = (root / "output.txt").string();
   const auto whole = runChild(program, args("whole"), "", -1, output);
   ASSERT_EQ(whole.exit_code, 0) << "see " << output;
-  // Killed at step 8 of epoch 1, after the checkpoint of step 6.
-  const auto killed = runChild(program, args("killed"), "train-step:8", -1, output);
-  ASSERT_TRUE(killed.killed) << "see " << output;
+  // Killed at step 8 of epoch 1, after the checkpoint of step 6; then, resumed from it,
+  // between writing the step-12 checkpoint and putting it in place (step 9's is in place).
+  for (const char* point : {"train-step:8", "checkpoint-written:2"}) {
+    const auto killed = runChild(program, args("killed"), point, -1, output);
+    ASSERT_TRUE(killed.killed) << point << " never reached; see " << output;
+  }
   const auto resumed = runChild(program, args("killed"), "", -1, output);
   ASSERT_EQ(resumed.exit_code, 0) << "see " << output;
   const auto a = recurlab::testing::finishedUnits((root / "whole").string());
   const auto b = recurlab::testing::finishedUnits((root / "killed").string());
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a, b);
+  // The resumed run started from the step-6 checkpoint, not from scratch (which, on a
+  // deterministic CPU, would give the same numbers).
+  EXPECT_EQ(recurlab::testing::resumedUnitCount((root / "whole").string()), 0);
+  EXPECT_EQ(recurlab::testing::resumedUnitCount((root / "killed").string()), 1);
+
+  // The report against the log: summary.json carries the unit's epochs, parameters and its
+  // best valid number: the lowest valid nats of the epochs table, in bits per character (or
+  // as a perplexity).
+  const auto units = recurlab::testing::resumedUnits((root / "killed").string());
+  ASSERT_EQ(units.size(), 1u);
+  const std::string group = units.begin()->first;
+  Hdf5RunLog log((root / "killed" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  const std::string metric = log.stringAttribute(group, "metric");
+  const auto valid = log.readTable(group + "/epochs").column("valid_nats");
+  ASSERT_EQ(valid.size(), 2u);
+  const double best_nats = *std::min_element(valid.begin(), valid.end());
+  ASSERT_TRUE(metric == "bpc" || metric == "ppl") << metric;
+  const double best = metric == "bpc" ? best_nats / std::log(2.0) : std::exp(best_nats);
+  std::ifstream summary_file(root / "killed" / "summary.json");
+  ASSERT_TRUE(summary_file) << "no summary.json: the report was not written";
+  const auto summary = nlohmann::json::parse(summary_file);
+  const auto& model = summary.at("models").at("sru");
+  EXPECT_NEAR(model.at("valid").get<double>(), best, 1e-12 * best);
+  EXPECT_EQ(model.at("test").get<double>(), log.doubleAttribute(group, "test_" + metric));
+  EXPECT_EQ(model.at("epochs").get<int64_t>(), 2);
+  EXPECT_EQ(model.at("parameters").get<int64_t>(), log.intAttribute(group, "parameters"));
   fs::remove_all(root);
 }
 

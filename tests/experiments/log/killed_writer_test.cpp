@@ -118,6 +118,9 @@ TEST(KilledLogWriter, HarnessRunKilledAfterAnEpochRowIsReadElsewhereAndResumes) 
   const auto expected = recurlab::testing::finishedUnits(whole);
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
+  // The resumed run started from the step-12 checkpoint (epoch 2), not from scratch.
+  EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
+  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/toy/seeds/0"), 1);
 }
 
 }  // namespace

@@ -3,13 +3,25 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cstdio>
+#include <string>
+
+#include "experiments/log/hdf5_run_log.h"
 #include "experiments/qa/qa_examples.h"
 #include "experiments/qa/reader_training.h"
 #include "experiments/training/trainer.h"
 #include "tests/experiments/qa/squad_test_data.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments::qa {
 namespace {
+
+// Bit-exact text of a double (so that equal strings mean equal bits).
+std::string hexFloat(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%a", v);
+  return buffer;
+}
 
 DocumentReaderOptions tinyOptions(const std::string& encoder, int64_t vocab) {
   DocumentReaderOptions o;
@@ -152,7 +164,9 @@ TEST(ReaderTraining, DeterministicOnRealQuestions) {
     if (x.start >= 0) train.push_back(x);
   }
   for (const auto q : dev_q) dev.push_back(makeExample(d, tokens, q, vocabulary));
-  auto run = [&] {
+  // Each run logs its per-step losses and its epochs table; both must be bit-identical.
+  recurlab::testing::TempRoot tmp("recurlab_reader_determinism");
+  auto run = [&](const std::string& name, std::string& tables) {
     torch::manual_seed(11);
     DocumentReader reader(tinyOptions("sru", vocabulary.size()));
     ReaderTraining training(reader, train, dev, d, tokens, 16, 15, 11, "");
@@ -161,11 +175,32 @@ TEST(ReaderTraining, DeterministicOnRealQuestions) {
     TrainerOptions t;
     t.max_epochs = 2;
     t.checkpoints = false;
-    const auto outcome = recurlab::experiments::train(training, opt, t, 11, {});
+    t.log_every_steps = 1;
+    Hdf5RunLog log((tmp.root / (name + ".h5")).string(), Hdf5RunLog::Mode::Create);
+    TrainerContext context;
+    context.log = &log;
+    context.group = "/reader";
+    const auto outcome = recurlab::experiments::train(training, opt, t, 11, context);
+    for (const char* table : {"/reader/steps", "/reader/epochs"}) {
+      const auto rows = log.readTable(table);
+      tables += std::string(table) + " " + std::to_string(rows.rows.size()) + " rows:";
+      for (const auto& row : rows.rows)
+        for (size_t j = 0; j < row.size(); ++j)
+          if (rows.columns[j].find("second") == std::string::npos)
+            tables += " " + rows.columns[j] + "=" + hexFloat(row[j]);
+      tables += "\n";
+    }
     return outcome;
   };
-  const auto a = run(), b = run();
+  std::string tables_a, tables_b;
+  const auto a = run("a", tables_a), b = run("b", tables_b);
   EXPECT_EQ(a.epochs, 2);
+  EXPECT_EQ(tables_a, tables_b);
+  // Every step's loss is there.
+  EXPECT_GE(a.steps, 4);
+  EXPECT_EQ(tables_a.rfind("/reader/steps " + std::to_string(a.steps) + " rows", 0), 0u)
+      << tables_a;
+  EXPECT_NE(tables_a.find("train_loss="), std::string::npos) << tables_a;
   EXPECT_EQ(a.best.at("dev_f1"), b.best.at("dev_f1"));
   EXPECT_EQ(a.best.at("dev_em"), b.best.at("dev_em"));
   EXPECT_GE(a.best.at("dev_f1"), 0.0);

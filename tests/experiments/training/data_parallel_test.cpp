@@ -168,7 +168,7 @@ torch::Tensor finalWeight(const std::string& folder) {
 
 TEST(DataParallel, TwoProcessesTrainTheWeightsOfOneProcess) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   TempRoot tmp("recurlab_dp_weights");
   const std::string output = (tmp.root / "children.txt").string();
   const std::string one = (tmp.root / "one").string(), two = (tmp.root / "two").string();
@@ -187,7 +187,7 @@ TEST(DataParallel, TwoProcessesTrainTheWeightsOfOneProcess) {
 
 TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   TempRoot tmp("recurlab_dp_kill");
   const std::string out = (tmp.root / "run").string();
   const std::string log0 = (tmp.root / "rank0.txt").string();
@@ -231,19 +231,32 @@ TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
 
 TEST(DataParallel, KilledUnitResumesFromItsRanksCheckpoints) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_toy_task");
-  if (!fs::exists(program)) GTEST_SKIP() << program << " is not built";
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   TempRoot tmp("recurlab_dp_resume");
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   ASSERT_EQ(runChild(program, toyArgs(whole, 2, 4, 256), "", -1, output).exit_code, 0)
       << readFile(output);
   // Both ranks reach the kill point at step 40 (checkpoints every 16 steps), then resume.
-  const auto r = runChild(program, toyArgs(killed, 2, 4, 256), "train-step:40", -1, output);
-  EXPECT_NE(r.exit_code, 0);
+  const std::string killed_output = (tmp.root / "killed.txt").string();
+  const auto r = runChild(program, toyArgs(killed, 2, 4, 256), "train-step:40", -1, killed_output);
+  // The launcher reports each rank's SIGKILL (not a start-up error) and exits with 2.
+  const std::string said = readFile(killed_output);
+  EXPECT_FALSE(r.killed) << said;
+  EXPECT_EQ(r.exit_code, 2) << said;
+  for (const char* rank : {"rank 0 ", "rank 1 "}) {
+    const auto at = said.find(std::string("--nproc-per-node: ") + rank);
+    ASSERT_NE(at, std::string::npos) << rank << "not reported: " << said;
+    const std::string line = said.substr(at, said.find('\n', at) - at);
+    EXPECT_NE(line.find("was killed by signal 9"), std::string::npos) << line;
+  }
   ASSERT_EQ(runChild(program, toyArgs(killed, 2, 4, 256), "", -1, output).exit_code, 0)
       << readFile(output);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), recurlab::testing::finishedUnits(whole));
   EXPECT_TRUE(torch::equal(finalWeight(killed), finalWeight(whole)));
+  // Rank 0's log: the unit was finished by a run that started from the step-32 checkpoint.
+  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/toy/seeds/0"), 1);
+  EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
 }
 
 }  // namespace

@@ -55,16 +55,24 @@ TEST(SruVarianceStudyTest, StatesMatchTheKernelReference) {
   auto mask = torch::zeros({7, 3}, torch::kBool);
   mask.slice(0, 5, 7).select(1, 2).fill_(true);
   const auto states = runSruLayerWithStates(*layer, x, mask);
-  // Compared with the kernel's naive reference on the layer's own U. (SruLayer::forward is not
+  // U = x·W of every step and sequence, computed here in double, element by element for one
+  // entry and with einsum for all (not the study's own reshape-and-mm expression).
+  ASSERT_EQ(states.u.sizes(), (std::vector<int64_t>{7, 3, 48}));
+  const auto w = layer->weight.to(torch::kDouble);
+  const auto xd = x.to(torch::kDouble);
+  EXPECT_TRUE(torch::allclose(states.u.to(torch::kDouble), torch::einsum("tbi,ij->tbj", {xd, w}),
+                              1e-6, 1e-6));
+  double entry = 0;
+  for (int64_t i = 0; i < 16; ++i) entry += xd[6][2][i].item<double>() * w[i][47].item<double>();
+  EXPECT_NEAR(states.u[6][2][47].item<double>(), entry, 1e-5);
+  // The states compared with the kernel's naive reference on that U. (SruLayer::forward is not
   // used: on main at the time of writing it throws "tensor does not have a device" when c0 or
   // the dropout mask is undefined, from the autograd wrapper's input bookkeeping.)
-  const auto u = x.reshape({21, 16}).mm(layer->weight).view({7, 3, 48});
-  EXPECT_TRUE(torch::equal(states.u, u));
   kernels::SruRecurrenceOptions ko;
   ko.hidden_size = 16;
   ko.alpha = o.alpha();
-  const auto ref = kernels::sruRecurrenceReference(u, x, layer->weight_c, layer->bias, {}, {},
-                                                   mask, ko);
+  const auto ref = kernels::sruRecurrenceReference(states.u, x, layer->weight_c, layer->bias, {},
+                                                   {}, mask, ko);
   const auto& h = ref[0];
   const auto& last_c = ref[1];
   EXPECT_TRUE(torch::allclose(states.h, h, 1e-6, 1e-6));

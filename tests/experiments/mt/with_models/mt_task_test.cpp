@@ -1,8 +1,9 @@
 // The MT task end to end on a slice of the real Multi30k validation files with a tiny
 // Transformer: subwords trained into the run folder, the Trainer's epochs table with the MT
-// columns, checkpoint averaging, beam-search test translations, BLEU with its signature and the
-// attention maps in the log; the same seed gives bit-identical tables; a resumed run reuses the
-// stored subword model.
+// columns, beam-search test translations, BLEU with its signature and the attention maps in the
+// log; the same seed gives bit-identical tables in two fresh runs. (Resume after a kill, the
+// reuse of the stored subword model and the choice of the averaged epochs are tested in
+// mt_kill_resume_test.cpp and tests/experiments/training/checkpoint_averaging_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>

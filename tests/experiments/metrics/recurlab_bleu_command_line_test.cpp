@@ -1,0 +1,93 @@
+// recurlab_bleu as a user runs it (HYP REF [REF ...]): sacreBLEU's README example with two
+// reference files gives sacreBLEU's line, --lowercase, --score-only and --width change what
+// they say, and a reference file of another length is an error naming both files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::metrics {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Bleu {
+  int exit_code;
+  std::string output;
+};
+
+Bleu runBleu(const fs::path& scratch, const std::vector<std::string>& args) {
+  const auto out = scratch / "output.txt";
+  fs::remove(out);
+  const auto r = recurlab::testing::runChild(recurlab::testing::siblingBinary("recurlab_bleu"),
+                                             args, "", -1, out.string());
+  std::ifstream in(out);
+  std::stringstream s;
+  s << in.rdbuf();
+  return {r.exit_code, s.str()};
+}
+
+std::string write(const fs::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+  return file.string();
+}
+
+TEST(RecurlabBleuCommandLine, ScoresTheSacreBleuReadmeExample) {
+  ASSERT_TRUE(fs::exists(recurlab::testing::siblingBinary("recurlab_bleu")));
+  recurlab::testing::TempRoot tmp("recurlab_bleu_cli");
+  const auto hyp =
+      write(tmp.root / "hyp.txt",
+            "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n");
+  const auto ref1 = write(tmp.root / "ref1.txt",
+                          "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n");
+  const auto ref2 =
+      write(tmp.root / "ref2.txt",
+            "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n");
+  // sacreBLEU 2.x: BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17
+  // ref_len = 18).
+  const auto both = runBleu(tmp.root, {hyp, ref1, ref2});
+  EXPECT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_EQ(both.output,
+            "BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 48.5 "
+            "82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\n");
+  const auto score = runBleu(tmp.root, {hyp, ref1, ref2, "--score-only", "--width", "2"});
+  EXPECT_EQ(score.exit_code, 0) << score.output;
+  EXPECT_EQ(score.output, "48.53\n");
+}
+
+TEST(RecurlabBleuCommandLine, LowercaseAndErrors) {
+  recurlab::testing::TempRoot tmp("recurlab_bleu_cli_lc");
+  const auto hyp = write(tmp.root / "hyp.txt", "THE CAT SAT ON THE MAT\n");
+  const auto ref = write(tmp.root / "ref.txt", "the cat sat on the mat\n");
+  const auto mixed = runBleu(tmp.root, {hyp, ref, "-b"});
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.output;
+  EXPECT_EQ(mixed.output, "0.0\n");
+  const auto lower = runBleu(tmp.root, {hyp, ref, "--lowercase"});
+  EXPECT_EQ(lower.exit_code, 0) << lower.output;
+  EXPECT_EQ(lower.output.rfind(
+                "BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 ", 0),
+            0u)
+      << lower.output;
+  const auto two_lines = write(tmp.root / "two.txt", "a\nb\n");
+  const auto uneven = runBleu(tmp.root, {hyp, two_lines});
+  EXPECT_NE(uneven.exit_code, 0);
+  EXPECT_NE(uneven.output.find(hyp + " has 1 lines but " + two_lines + " has 2"), std::string::npos)
+      << uneven.output;
+  const auto alone = runBleu(tmp.root, {hyp});
+  EXPECT_NE(alone.exit_code, 0);
+  EXPECT_NE(alone.output.find("expected a hypothesis file and at least one reference file"),
+            std::string::npos)
+      << alone.output;
+  const auto missing = runBleu(tmp.root, {hyp, (tmp.root / "none.txt").string()});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("cannot open " + (tmp.root / "none.txt").string()),
+            std::string::npos)
+      << missing.output;
+}
+
+}  // namespace
+}  // namespace recurlab::metrics

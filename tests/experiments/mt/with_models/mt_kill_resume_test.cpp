@@ -1,0 +1,146 @@
+// recurlab_mt killed with SIGKILL at every stage of a run (training the subword model, after
+// it, mid-epoch, between writing a checkpoint and putting it in place, while decoding the
+// validation set, while decoding the test set with the averaged model) and run again each
+// time ends with the uninterrupted run's tables, BLEU and translations; the run that finished
+// the unit started from its checkpoint, and the stored subword model was reused, not retrained.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "experiments/harness/run_folder.h"
+#include "experiments/log/hdf5_run_log.h"
+#include "experiments/mt/parallel_corpus.h"
+#include "experiments/mt/subword_model.h"
+#include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::runChild;
+
+const std::string kMulti30k = "../shared/data/multi30k";
+
+// The run's config: a 1-layer Transformer of width 16, 2 epochs of ~12 small batches over 160
+// pairs, checkpoints every 2 steps, greedy validation and beam test decoding in batches of 4.
+nlohmann::json mtKillConfig() {
+  return nlohmann::json::parse(R"({
+    "experiment": "mt", "seed": 3,
+    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
+             "test": ["test.en", "test.de"], "max_length": 60},
+    "subwords": {"type": "bpe", "vocabulary_size": 300},
+    "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
+              "beta2": 0.998, "max_tokens": 200, "label_smoothing": 0.1,
+              "checkpoint_every_steps": 2},
+    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0,
+               "test_every_epoch": "none", "batch_sentences": 4},
+    "models": {"tiny": {"model": "transformer",
+                        "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
+                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
+  })");
+}
+
+// Multi30k validation lines 1-160 as training data, 161-180 valid, 181-190 test.
+void writeSlices(const fs::path& dir) {
+  fs::create_directories(dir);
+  for (const char* lang : {"en", "de"}) {
+    const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
+    auto write = [&](const std::string& name, size_t from, size_t to) {
+      std::ofstream out(dir / (name + "." + lang));
+      for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
+    };
+    write("train", 0, 160);
+    write("valid", 160, 180);
+    write("test", 180, 190);
+  }
+}
+
+// What must not depend on kills: the epochs table without its timing columns, the final test
+// BLEU lines, the translations and how many checkpoints were averaged.
+std::string resultOf(const fs::path& folder) {
+  Hdf5RunLog log((folder / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  std::string s = log.stringAttribute("/tiny", "status") + "\n";
+  const auto table = log.readTable("/tiny/epochs");
+  for (const auto& row : table.rows) {
+    for (size_t j = 0; j < row.size(); ++j)
+      if (table.columns[j].find("second") == std::string::npos)
+        s += table.columns[j] + "=" + std::to_string(row[j]) + " ";
+    s += "\n";
+  }
+  s += log.stringAttribute("/tiny", "test_bleu_line") + "\n";
+  s += log.stringAttribute("/tiny", "test_bleu_lc_line") + "\n";
+  s += "averaged " + std::to_string(log.intAttribute("/tiny", "checkpoints_averaged")) + "\n";
+  s += log.readText("/tiny/test_translations");
+  return s;
+}
+
+std::string readBytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The subword model file's identity: (inode, modification time in ns).
+std::pair<uint64_t, int64_t> fileIdentity(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return {0, 0};
+  return {st.st_ino, st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
+}
+
+TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
+  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
+  recurlab::testing::TempRoot tmp("recurlab_mt_kill");
+  writeSlices(tmp.root / "data");
+  std::ofstream(tmp.root / "config.json") << mtKillConfig().dump();
+  auto args = [&](const std::string& out) {
+    return std::vector<std::string>{
+        "--config", (tmp.root / "config.json").string(), "--data-dir", (tmp.root / "data").string(),
+        "--out",    (tmp.root / out).string(),           "--threads",  "1"};
+  };
+  const std::string output = (tmp.root / "children.txt").string();
+  ASSERT_EQ(runChild(program, args("whole"), "", -1, output).exit_code, 0) << "see " << output;
+  const fs::path model = tmp.root / "killed" / "subwords" / "joint.model";
+
+  auto killAt = [&](const std::string& point) {
+    const auto r = runChild(program, args("killed"), point, -1, output);
+    EXPECT_TRUE(r.killed) << "the run never reached kill point " << point << " (exit "
+                          << r.exit_code << "; see " << output << ")";
+  };
+  // Preparation: the subword model written but not yet in place (no model), then in place.
+  killAt("subwords-part-written:1");
+  EXPECT_FALSE(fs::exists(model));
+  killAt("subwords-written:1");
+  ASSERT_TRUE(fs::exists(model));
+  const auto stored_model = fileIdentity(model);
+  // Training: mid-epoch 1 after the checkpoint of step 2; then, resumed from it, between
+  // writing the step-6 checkpoint and putting it in place.
+  killAt("train-step:3");
+  killAt("checkpoint-written:2");
+  // Decoding the validation set at the end of epoch 1 (greedy, batch 2 of 5).
+  killAt("translate-batch:2");
+  // The end of training (epoch 2's checkpoint in place): the run that resumes from it only
+  // averages and decodes the test set, and is killed in its second batch.
+  killAt("epoch-end:2");
+  killAt("translate-batch:2");
+  const auto last = runChild(program, args("killed"), "", -1, output);
+  ASSERT_FALSE(last.killed);
+  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+
+  EXPECT_EQ(resultOf(tmp.root / "killed"), resultOf(tmp.root / "whole"));
+  EXPECT_EQ(fileIdentity(model), stored_model) << "the subword model was trained again";
+  // sentencepiece trained in two processes (whole, killed) gives the same model, byte for byte.
+  EXPECT_EQ(readBytes(model), readBytes(tmp.root / "whole" / "subwords" / "joint.model"));
+  EXPECT_EQ(recurlab::testing::resumedUnits((tmp.root / "whole").string()).at("/tiny"), 0);
+  EXPECT_EQ(recurlab::testing::resumedUnits((tmp.root / "killed").string()).at("/tiny"), 1);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
