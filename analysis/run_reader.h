@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 
 namespace recurlab::analysis {
 

@@ -1,9 +1,9 @@
 // GoogleTest entry point: fixes OpenBLAS's core choice first, like every recurlab binary.
 #include <gtest/gtest.h>
 
-#include "experiments/runtime/heap_policy.h"
-#include "experiments/runtime/openblas_core.h"
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/heap_policy.h"
+#include "common/runtime/openblas_core.h"
+#include "common/runtime/thread_count.h"
 
 int main(int argc, char** argv) {
   recurlab::ensureFastOpenBlas(argc, argv);

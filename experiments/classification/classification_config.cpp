@@ -6,7 +6,7 @@
 #include "experiments/data/classification_datasets.h"
 #include "experiments/search/search_space.h"
 #include "experiments/classification/classification_train_options.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

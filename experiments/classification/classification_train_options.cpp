@@ -1,6 +1,6 @@
 #include "experiments/classification/classification_train_options.h"
 
-#include "models/json_options.h"
+#include "common/json_options.h"
 
 namespace recurlab::experiments {
 

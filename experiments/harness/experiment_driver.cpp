@@ -8,10 +8,10 @@
 #include "experiments/harness/local_jobs.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
-#include "experiments/runtime/heap_policy.h"
-#include "experiments/runtime/machine_info.h"
-#include "experiments/runtime/openblas_core.h"
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/heap_policy.h"
+#include "common/runtime/machine_info.h"
+#include "common/runtime/openblas_core.h"
+#include "common/runtime/thread_count.h"
 #include "experiments/training/data_parallel.h"
 
 namespace recurlab::experiments {

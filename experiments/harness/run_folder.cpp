@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "experiments/log/log_file_check.h"
+#include "common/log/log_file_check.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {

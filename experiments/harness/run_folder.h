@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "experiments/harness/shard.h"
-#include "experiments/log/hdf5_run_log.h"
-#include "experiments/runtime/machine_info.h"
+#include "common/log/hdf5_run_log.h"
+#include "common/runtime/machine_info.h"
 
 namespace recurlab::experiments {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "experiments/harness/kill_point.h"
-#include "experiments/log/log_file_check.h"
+#include "common/log/log_file_check.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "experiments/harness/checkpoint_store.h"
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 
 namespace recurlab::experiments {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "experiments/config/config_json.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/thread_count.h"
 
 namespace recurlab::experiments {
 

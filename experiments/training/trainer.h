@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "experiments/harness/checkpoint_store.h"
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
 

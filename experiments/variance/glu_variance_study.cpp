@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 
 namespace recurlab::experiments {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/variance/variance_inputs.h"
 #include "kernels/sru_recurrence.h"
 #include "models/layers/sru.h"

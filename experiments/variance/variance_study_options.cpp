@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "models/json_options.h"
+#include "common/json_options.h"
 
 namespace recurlab::experiments {
 

@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/layers/gated_conv_block.h"
 
 namespace recurlab::models {

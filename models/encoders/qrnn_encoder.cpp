@@ -2,7 +2,7 @@
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/layers/qrnn_layer.h"
 #include "models/encoders/recurrent_stack.h"
 

@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 
 #include "models/encoders/builtin_encoders.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/layers/ngram_rcnn_layer.h"
 #include "models/layers/rational_rnn_layer.h"
 #include "models/encoders/recurrent_stack.h"

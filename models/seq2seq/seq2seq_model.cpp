@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "models/json_options.h"
+#include "common/json_options.h"
 #include "models/registry.h"
 #include "models/seq2seq/convs2s.h"
 #include "models/seq2seq/rnn_seq2seq.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {

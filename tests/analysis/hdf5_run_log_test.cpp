@@ -1,4 +1,4 @@
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/analysis/temp_dir.h"
 
 namespace recurlab::analysis {

@@ -11,7 +11,7 @@
 
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/thread_count.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/temp_root.h"
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "experiments/runtime/machine_info.h"
+#include "common/runtime/machine_info.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/unprivileged_child.h"
 

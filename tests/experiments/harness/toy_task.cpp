@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "experiments/training/trainer.h"
-#include "models/json_options.h"
+#include "common/json_options.h"
 namespace recurlab::experiments {
 namespace {
 struct ToyBatch : TrainBatch {

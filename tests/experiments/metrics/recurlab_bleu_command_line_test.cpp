@@ -79,7 +79,7 @@ TEST(RecurlabBleuCommandLine, LowercaseAndErrors) {
       << uneven.output;
   const auto alone = runBleu(tmp.root, {hyp});
   EXPECT_NE(alone.exit_code, 0);
-  EXPECT_NE(alone.output.find("expected a hypothesis file and at least one reference file"),
+  EXPECT_NE(alone.output.find("expected reference files and hypotheses"),
             std::string::npos)
       << alone.output;
   const auto missing = runBleu(tmp.root, {hyp, (tmp.root / "none.txt").string()});

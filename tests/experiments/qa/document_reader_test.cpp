@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/qa/qa_examples.h"
 #include "experiments/qa/reader_training.h"
 #include "experiments/training/trainer.h"

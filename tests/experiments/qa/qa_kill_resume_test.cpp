@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/qa/squad_evaluation.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/experiments/qa/squad_test_data.h"

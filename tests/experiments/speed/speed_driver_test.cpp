@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 

@@ -1,13 +1,13 @@
 // recurlab_variance as a user runs it: a small study (--quick, 2 layers) writes its log with the
 // finished status and a report; run again into the same folder it does not run again; the same
-// seed gives the same tables; an option it cannot honour (--shard) is refused.
+// seed gives the same tables; two shards run one study each; --nproc-per-node is refused.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 
@@ -62,7 +62,9 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
   std::string tables_a;
   {
     Hdf5RunLog log(log_path.string(), Hdf5RunLog::Mode::ReadOnly);
-    EXPECT_EQ(log.stringAttribute("/variance", "status"), "finished");
+    // One unit per study, each finished by the runner.
+    EXPECT_EQ(log.stringAttribute("/variance/sru/iid", "status"), "finished");
+    EXPECT_EQ(log.stringAttribute("/variance/glu", "status"), "finished");
     describe(log, "/", tables_a);
   }
   EXPECT_NE(tables_a.find("sru"), std::string::npos) << tables_a;
@@ -72,7 +74,7 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
   fs::remove(output);
   const auto again = recurlab::testing::runChild(program, args("a"), "", -1, output);
   EXPECT_EQ(again.exit_code, 0) << readFile(output);
-  EXPECT_NE(readFile(output).find("already holds this run's study"), std::string::npos)
+  EXPECT_NE(readFile(output).find("resume: 2 of 2 units already finished"), std::string::npos)
       << readFile(output);
 
   ASSERT_EQ(recurlab::testing::runChild(program, args("b"), "", -1, output).exit_code, 0)
@@ -82,12 +84,26 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
            tables_b);
   EXPECT_EQ(tables_a, tables_b);
 
+  // The studies are units of the runner: two shards run one study each, and together they
+  // hold the tables of one process.
+  for (const char* shard : {"0/2", "1/2"}) {
+    auto sharded = args("c");
+    sharded.insert(sharded.end(), {"--shard", shard});
+    ASSERT_EQ(recurlab::testing::runChild(program, sharded, "", -1, output).exit_code, 0)
+        << readFile(output);
+  }
+  for (const char* shard_log : {"log.shard-0-of-2.h5", "log.shard-1-of-2.h5"}) {
+    Hdf5RunLog log((tmp.root / "c" / shard_log).string(), Hdf5RunLog::Mode::ReadOnly);
+    EXPECT_EQ(log.children("/variance").size(), 1u) << shard_log << ": one study per shard";
+  }
+  // An option it cannot honour: one study cannot be split across data-parallel ranks.
   fs::remove(output);
-  auto sharded = args("c");
-  sharded.insert(sharded.end(), {"--shard", "0/2"});
-  const auto refused = recurlab::testing::runChild(program, sharded, "", -1, output);
+  auto ranks = args("d");
+  ranks.insert(ranks.end(), {"--nproc-per-node", "2"});
+  const auto refused = recurlab::testing::runChild(program, ranks, "", -1, output);
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(readFile(output).find("--shard: the variance study is one unit of one process"),
+  EXPECT_NE(readFile(output).find("data-parallel training (--nproc-per-node, WORLD_SIZE) is not "
+                                  "available for variance"),
             std::string::npos)
       << readFile(output);
 }

@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/cpu/ngram_recurrence.h"
-#include "kernels/cpu/qrnn_pooling.h"
-#include "kernels/cpu/rational_recurrence.h"
-#include "kernels/cpu/sru_recurrence.h"
+#include "kernels/ngram_recurrence.h"
+#include "kernels/qrnn_pooling.h"
+#include "kernels/rational_recurrence.h"
 #include "kernels/sru_recurrence.h"
+#include "tests/support/naive_recurrences.h"
 
 namespace recurlab::kernels {
 namespace {

@@ -16,7 +16,7 @@
 #include "experiments/mt/mt_task.h"
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/thread_count.h"
 #include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;

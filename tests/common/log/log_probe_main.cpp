@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "experiments/runtime/heap_policy.h"
+#include "common/runtime/heap_policy.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-#include "experiments/runtime/openblas_core.h"
+#include "common/runtime/openblas_core.h"
 
 #include <dlfcn.h>
 #include <unistd.h>

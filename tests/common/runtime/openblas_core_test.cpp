@@ -1,5 +1,5 @@
-#include "experiments/runtime/openblas_core.h"
-#include "experiments/runtime/torch_build.h"
+#include "common/runtime/openblas_core.h"
+#include "common/runtime/torch_build.h"
 
 #include <gtest/gtest.h>
 

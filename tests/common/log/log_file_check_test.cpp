@@ -1,7 +1,7 @@
 // diagnoseLogFile on real run logs, damaged the ways disks and people damage them: cut to half
 // (a full disk, a copy cut off), the header overwritten, emptied, made unreadable, and one that
 // another process holds open (not a fault).
-#include "experiments/log/log_file_check.h"
+#include "common/log/log_file_check.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "experiments/log/hdf5_run_log.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/unprivileged_child.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/runtime/thread_count.h"
+#include "common/runtime/thread_count.h"
 
 #include <ATen/Parallel.h>
 

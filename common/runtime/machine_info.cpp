@@ -1,4 +1,4 @@
-#include "experiments/runtime/machine_info.h"
+#include "common/runtime/machine_info.h"
 
 #include <torch/torch.h>
 #include <torch/version.h>
@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "experiments/runtime/heap_policy.h"
-#include "experiments/runtime/openblas_core.h"
+#include "common/runtime/heap_policy.h"
+#include "common/runtime/openblas_core.h"
 
 namespace recurlab {
 

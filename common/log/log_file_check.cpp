@@ -1,4 +1,4 @@
-#include "experiments/log/log_file_check.h"
+#include "common/log/log_file_check.h"
 
 #include <fcntl.h>
 #include <hdf5.h>

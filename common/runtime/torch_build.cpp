@@ -1,4 +1,4 @@
-#include "experiments/runtime/torch_build.h"
+#include "common/runtime/torch_build.h"
 
 #include <ATen/Version.h>
 #include <torch/version.h>

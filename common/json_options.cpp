@@ -1,4 +1,4 @@
-#include "models/json_options.h"
+#include "common/json_options.h"
 
 #include <sstream>
 #include <stdexcept>
