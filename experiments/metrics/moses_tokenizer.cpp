@@ -124,28 +124,6 @@ bool isLower(char32_t c) { return c != kRunDot && u_hasBinaryProperty(c, UCHAR_L
 
 using Class = std::function<bool(char32_t)>;
 
-// Global, leftmost, non-overlapping "(a)(b)" -> left + a + middle + b + right.
-std::u32string substitutePairs(const std::u32string& text, const Class& a, const Class& b,
-                               std::u32string_view left, std::u32string_view middle,
-                               std::u32string_view right) {
-  std::u32string out;
-  out.reserve(text.size() + text.size() / 4);
-  size_t i = 0;
-  while (i < text.size()) {
-    if (i + 1 < text.size() && a(text[i]) && b(text[i + 1])) {
-      out += left;
-      out += text[i];
-      out += middle;
-      out += text[i + 1];
-      out += right;
-      i += 2;
-    } else {
-      out += text[i++];
-    }
-  }
-  return out;
-}
-
 // Global, leftmost, non-overlapping "(a)'(b)" -> a + replacement + b.
 std::u32string substituteApostrophe(const std::u32string& text, const Class& a, const Class& b,
                                     std::u32string_view replacement) {

@@ -16,30 +16,6 @@ bool isSplitSymbol(char c) {
          (u >= 0x28 && u <= 0x2B) || (u >= 0x3A && u <= 0x40) || u == 0x2F;
 }
 
-// One global substitution of a two-character pattern (first, second) -> left + first + middle
-// + second + right, scanning left to right without overlaps, as Python's re.sub does.
-template <typename First, typename Second>
-std::string substitutePairs(const std::string& text, First first, Second second,
-                            std::string_view left, std::string_view middle,
-                            std::string_view right) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 4);
-  size_t i = 0;
-  while (i < text.size()) {
-    if (i + 1 < text.size() && first(text[i]) && second(text[i + 1])) {
-      out += left;
-      out += text[i];
-      out += middle;
-      out += text[i + 1];
-      out += right;
-      i += 2;
-    } else {
-      out += text[i++];
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string tokenize13a(std::string_view input) {
