@@ -1,6 +1,6 @@
 #pragma once
 // Label-smoothed cross-entropy exactly as fairseq's label_smoothed_cross_entropy criterion
-// (Szegedy et al. 2016 §7; reference-mt.md §4): with V the whole vocabulary (specials and the
+// (Szegedy et al. 2016 §7): with V the whole vocabulary (specials and the
 // pad column included) and eps_i = eps / (V - 1), a token's loss is
 //   (1 - eps - eps_i) * (-log p_target) + eps_i * sum_v (-log p_v),
 // i.e. the target gets 1 - eps and each other class eps / (V - 1). Rows whose target is pad

@@ -1,5 +1,5 @@
 #pragma once
-// Token-count batches as fairseq cuts them (reference-mt.md §10): sentences in a seeded random
+// Token-count batches as fairseq cuts them: sentences in a seeded random
 // order, stably sorted by target then by source length, so that each batch holds sentences of
 // similar lengths; batches cut greedily so that sentences x longest side (eos included) <=
 // max_tokens, their size rounded down to a multiple of 8 once it reaches 8. The batches are

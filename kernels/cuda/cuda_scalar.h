@@ -1,7 +1,7 @@
 #pragma once
 // What the CUDA launchers need to know about element types, without any CUDA or Torch header:
 // launchers take untyped pointers plus one of these tags, so both nvcc (which cannot include
-// ATen here, design.md §4) and the Torch glue can include the launcher headers.
+// ATen here) and the Torch glue can include the launcher headers.
 #include <cstdint>
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here so no CUDA header is needed

@@ -1,7 +1,7 @@
 #pragma once
 // Device helpers shared by the recurrence kernels: accumulator types, loads/stores that convert
 // half and bfloat16 to float, the gate nonlinearities, launch sizes and launch error checks.
-// Only for .cu files (nvcc); no Torch headers (design.md §4).
+// Only for .cu files (nvcc); no Torch headers.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 #pragma once
-// ConvS2S (Gehring et al. 2017) as fairseq's fconv builds it (reference-mt §8):
+// ConvS2S (Gehring et al. 2017) as fairseq's fconv builds it:
 //   encoder  x = dropout(E[token] + P[position]) -> fc1 -> gated conv blocks (same padding,
 //            residual · sqrt(0.5)) -> fc2; keys = x, values = (x + embedding) · sqrt(0.5)
 //            (§3.3), the encoder's gradient scaled by 1 / (2 · decoder layers) (§3.4)

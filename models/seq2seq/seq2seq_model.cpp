@@ -63,7 +63,7 @@ std::shared_ptr<Seq2SeqModel> makeTransformer(const std::string& name,
   return std::make_shared<TransformerSeq2Seq>(o, vocabulary_size, ids);
 }
 
-// Defaults of fairseq's fconv_iwslt_de_en (reference-mt §8).
+// Defaults of fairseq's fconv_iwslt_de_en.
 std::shared_ptr<Seq2SeqModel> makeConvS2S(const nlohmann::json& config, int64_t vocabulary_size,
                                           const Seq2SeqSpecialIds& ids) {
   JsonOptions j(config, "model 'convs2s'");

@@ -1,5 +1,5 @@
 #pragma once
-// Sinusoidal position embeddings in fairseq's (tensor2tensor's) layout, reference-mt §3:
+// Sinusoidal position embeddings in fairseq's (tensor2tensor's) layout:
 // half = d/2, w_i = exp(-i·ln(10000)/(half-1)), row p = [sin(p·w) | cos(p·w)] (two halves, not
 // interleaved), a zero column appended when d is odd. Positions count from 2 for the first real
 // token (fairseq's padding_idx + 1 with its pad id 1), whatever our own pad id is.

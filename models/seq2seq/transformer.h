@@ -1,5 +1,5 @@
 #pragma once
-// The Transformer encoder-decoder as fairseq builds it (reference-mt §3), with one joint
+// The Transformer encoder-decoder as fairseq builds it, with one joint
 // vocabulary: the source embedding, the target embedding and the output projection are one
 // matrix E (logits = x·Eᵀ, no bias). Embedding: x = sqrt(d)·E[token] + PE(position), dropout; the
 // encoder zeroes pad steps. The feed-forward block is pluggable (transformer_feed_forward.h):

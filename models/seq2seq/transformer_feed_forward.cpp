@@ -23,7 +23,7 @@ TransformerFeedForwardImpl::TransformerFeedForwardImpl(TransformerFeedForwardOpt
     s.rnn_dropout = o.sru_dropout;
     sru = register_module("sru", SruLayer(s));
     // flambe applies xavier_uniform to every parameter of more than one dimension, which
-    // overrides the SRU's own init of W (reference-mt §9).
+    // overrides the SRU's own init of W.
     torch::NoGradGuard no_grad;
     torch::nn::init::xavier_uniform_(sru->weight);
     fc2 = register_module("fc2", torch::nn::Linear(s.outputSize(), o.d_model));

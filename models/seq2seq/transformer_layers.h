@@ -1,5 +1,5 @@
 #pragma once
-// The encoder and decoder layers of the Transformer as fairseq builds them (reference-mt §3):
+// The encoder and decoder layers of the Transformer as fairseq builds them:
 //   post-norm (default)  x = LN(x + drop(Attn x)),  x = LN(x + drop(FFN x))
 //   pre-norm             x = x + drop(Attn(LN x)),  x = x + drop(FFN(LN x))
 // The decoder layer runs self-attention (causal), encoder attention, then the feed-forward block.

@@ -1,4 +1,4 @@
-// Corpus BLEU against the worked cases of reference-mt.md §1, each hand-computed and checked
+// Corpus BLEU against worked cases, each hand-computed and checked
 // with sacreBLEU 2.6.0.
 #include "experiments/metrics/corpus_bleu.h"
 

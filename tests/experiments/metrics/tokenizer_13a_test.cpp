@@ -1,4 +1,4 @@
-// 13a tokenization: the verified examples of sacreBLEU 2.6.0 (reference-mt.md §1).
+// 13a tokenization: the verified examples of sacreBLEU 2.6.0.
 #include "experiments/metrics/tokenizer_13a.h"
 
 #include <gtest/gtest.h>

@@ -195,7 +195,7 @@ TEST(Seq2SeqRegistry, UnknownNamesAndBadValuesAreRejected) {
                std::invalid_argument);
 }
 
-// reference-mt §3: half = d/2, w_i = exp(-i·ln(10000)/(half-1)), row p = [sin(p·w) | cos(p·w)].
+// fairseq's layout: half = d/2, w_i = exp(-i·ln(10000)/(half-1)), row p = [sin(p·w) | cos(p·w)].
 TEST(SinusoidalPositions, FairseqLayoutWorkedCase) {
   const torch::Tensor row = sinusoidalPositions(torch::tensor({2}, torch::kLong), 4)[0];
   const double w1 = std::exp(-std::log(10000.0));  // i = 1, half - 1 = 1
