@@ -1,5 +1,6 @@
 #include "tests/experiments/harness/run_log_summary.h"
 
+#include <functional>
 #include <iomanip>
 #include <sstream>
 
@@ -19,47 +20,29 @@ void describeTable(const Hdf5RunLog& log, const std::string& path, std::ostrings
       if (t.columns[j].find("second") == std::string::npos) s << " " << row[j];
 }
 
-void visit(const Hdf5RunLog& log, const std::string& path, std::map<std::string, std::string>& out) {
-  std::vector<std::string> names;
-  try {
-    names = log.children(path);
-  } catch (const std::exception&) {
-    return;  // a dataset
-  }
-  for (const auto& name : names) {
-    const std::string p = (path == "/" ? "" : path) + "/" + name;
-    if (!log.attribute(p, "status")) {
-      visit(log, p, out);
-      continue;
-    }
-    std::ostringstream s;
-    s << std::setprecision(17) << log.stringAttribute(p, "status");
-    for (const char* a : {"best_dev_acc", "test_acc", "best_dev_mse"})
-      if (log.attribute(p, a)) s << " " << a << "=" << log.doubleAttribute(p, a);
-    for (const char* a : {"config", "stop_reason", "reason"})
-      if (log.attribute(p, a)) s << " " << a << "=" << log.stringAttribute(p, a);
-    describeTable(log, p + "/epochs", s);
-    describeTable(log, p + "/steps", s);
-    out[out.count(p) ? p + " (twice)" : p] = s.str();
-  }
-}
-
-void visitResumed(const Hdf5RunLog& log, const std::string& path,
-                  std::map<std::string, int64_t>& out) {
-  std::vector<std::string> names;
-  try {
-    names = log.children(path);
-  } catch (const std::exception&) {
-    return;  // a dataset
-  }
-  for (const auto& name : names) {
-    const std::string p = (path == "/" ? "" : path) + "/" + name;
-    if (!log.attribute(p, "status")) {
-      visitResumed(log, p, out);
-      continue;
-    }
-    if (log.attribute(p, "resumed_from_checkpoint"))
-      out[p] += log.intAttribute(p, "resumed_from_checkpoint");
+// Calls `unit(log, group)` for every group that holds a status (a finished unit) in every log
+// of the folder; the walk does not descend into a unit.
+void forEachUnit(const std::string& folder, const std::function<void(const Hdf5RunLog&,
+                                                                     const std::string&)>& unit) {
+  std::function<void(const Hdf5RunLog&, const std::string&)> visit =
+      [&](const Hdf5RunLog& log, const std::string& path) {
+        std::vector<std::string> names;
+        try {
+          names = log.children(path);
+        } catch (const std::exception&) {
+          return;  // a dataset
+        }
+        for (const auto& name : names) {
+          const std::string p = (path == "/" ? "" : path) + "/" + name;
+          if (log.attribute(p, "status"))
+            unit(log, p);
+          else
+            visit(log, p);
+        }
+      };
+  for (const auto& f : experiments::runLogFiles(folder)) {
+    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
+    visit(log, "/");
   }
 }
 
@@ -67,10 +50,10 @@ void visitResumed(const Hdf5RunLog& log, const std::string& path,
 
 std::map<std::string, int64_t> resumedUnits(const std::string& folder) {
   std::map<std::string, int64_t> units;
-  for (const auto& f : experiments::runLogFiles(folder)) {
-    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
-    visitResumed(log, "/", units);
-  }
+  forEachUnit(folder, [&](const Hdf5RunLog& log, const std::string& p) {
+    if (log.attribute(p, "resumed_from_checkpoint"))
+      units[p] += log.intAttribute(p, "resumed_from_checkpoint");
+  });
   return units;
 }
 
@@ -82,10 +65,17 @@ int64_t resumedUnitCount(const std::string& folder) {
 
 std::map<std::string, std::string> finishedUnits(const std::string& folder) {
   std::map<std::string, std::string> units;
-  for (const auto& f : experiments::runLogFiles(folder)) {
-    Hdf5RunLog log(f, Hdf5RunLog::Mode::ReadOnly);
-    visit(log, "/", units);
-  }
+  forEachUnit(folder, [&](const Hdf5RunLog& log, const std::string& p) {
+    std::ostringstream s;
+    s << std::setprecision(17) << log.stringAttribute(p, "status");
+    for (const char* a : {"best_dev_acc", "test_acc", "best_dev_mse"})
+      if (log.attribute(p, a)) s << " " << a << "=" << log.doubleAttribute(p, a);
+    for (const char* a : {"config", "stop_reason", "reason"})
+      if (log.attribute(p, a)) s << " " << a << "=" << log.stringAttribute(p, a);
+    describeTable(log, p + "/epochs", s);
+    describeTable(log, p + "/steps", s);
+    units[units.count(p) ? p + " (twice)" : p] = s.str();
+  });
   return units;
 }
 
