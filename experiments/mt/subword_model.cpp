@@ -3,11 +3,10 @@
 #include <dlfcn.h>
 
 #include <filesystem>
-
-#include <unistd.h>
 #include <stdexcept>
 #include <utility>
 
+#include "common/atomic_file.h"
 #include "experiments/harness/kill_point.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/mt/sentencepiece/sentencepiece_shim.h"
@@ -126,15 +125,16 @@ SubwordModel SubwordModel::train(const std::vector<std::string>& sentences,
   }
   for (const auto& s : sentences) text.push_back(s.c_str());
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  // Atomic: a killed run never leaves half a model, and two processes never write one file.
-  const std::string temporary = path + ".part-" + std::to_string(::getpid());
-  char error[kErrorSize] = "";
-  if (shim().train(text.data(), text.size(), keys.data(), values.data(), keys.size(),
-                   static_cast<unsigned>(options.seed), temporary.c_str(), error, sizeof error) != 0)
-    throw std::runtime_error("training the subword model (" + options.type + ", vocabulary " +
-                             std::to_string(options.vocabulary_size) + ") failed: " + error);
-  killPoint("subwords-part-written");
-  std::filesystem::rename(temporary, path);
+  // A killed run never leaves half a model, and two processes never write one file.
+  writeFileAtomically(path, [&](const std::string& temporary) {
+    char error[kErrorSize] = "";
+    if (shim().train(text.data(), text.size(), keys.data(), values.data(), keys.size(),
+                     static_cast<unsigned>(options.seed), temporary.c_str(), error,
+                     sizeof error) != 0)
+      throw std::runtime_error("training the subword model (" + options.type + ", vocabulary " +
+                               std::to_string(options.vocabulary_size) + ") failed: " + error);
+    killPoint("subwords-part-written");
+  });
   killPoint("subwords-written");
   return load(path);
 }

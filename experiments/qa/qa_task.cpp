@@ -3,13 +3,12 @@
 #include <torch/torch.h>
 
 #include <filesystem>
-
-#include <unistd.h>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 #include <unordered_set>
 
+#include "common/atomic_file.h"
 #include "experiments/data/word_vectors.h"
 #include "experiments/harness/kill_point.h"
 #include "experiments/qa/document_reader.h"
@@ -124,9 +123,9 @@ void QaTask::prepare(const std::string& run_folder) {
   run_dir_ = run_folder;
   const std::string eval_data = run_folder + "/eval-data.json";
   if (fs::exists(eval_data)) return;
-  const std::string part = eval_data + ".part-" + std::to_string(::getpid());
-  writeSquadSubset(*dev_data_, split_.dev, part);
-  fs::rename(part, eval_data);  // atomic: readers never see half a file
+  writeFileAtomically(eval_data, [&](const std::string& temporary) {
+    writeSquadSubset(*dev_data_, split_.dev, temporary);
+  });
   killPoint("eval-data-written");
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "common/atomic_file.h"
 #include "experiments/qa/span_decoding.h"
 #include "experiments/qa/squad_evaluation.h"
 #include "experiments/search/seed_sequence.h"
@@ -164,9 +165,9 @@ std::vector<double> ReaderTraining::evaluate() {
   const auto score = evaluateSquad(data_, questions, predictions);
   if (!predictions_path_.empty() && score.f1 > best_f1_) {
     best_f1_ = score.f1;
-    const auto tmp = predictions_path_ + ".part";
-    writePredictions(predictions, tmp);
-    std::filesystem::rename(tmp, predictions_path_);
+    writeFileAtomically(predictions_path_, [&](const std::string& temporary) {
+      writePredictions(predictions, temporary);
+    });
   }
   return {score.exact_match, score.f1, times[0], times[1], times[2]};
 }

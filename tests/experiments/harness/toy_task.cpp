@@ -6,8 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/training/trainer.h"
+#include "common/atomic_file.h"
 #include "common/json_options.h"
+#include "experiments/training/trainer.h"
 namespace recurlab::experiments {
 namespace {
 struct ToyBatch : TrainBatch {
@@ -41,11 +42,9 @@ struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` f
   std::string prepared_by;
   void prepare(const std::string& folder) override {
     const auto file = std::filesystem::path(folder) / "prepared.txt";
-    if (!std::filesystem::exists(file)) {
-      const auto part = file.string() + ".part-" + std::to_string(::getpid());
-      std::ofstream(part) << ::getpid();
-      std::filesystem::rename(part, file);
-    }
+    if (!std::filesystem::exists(file))
+      writeFileAtomically(file.string(),
+                          [](const std::string& temporary) { std::ofstream(temporary) << ::getpid(); });
     std::ifstream(file) >> prepared_by;
   }
   void describeRun(Hdf5RunLog& log) const override {
