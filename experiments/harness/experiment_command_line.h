@@ -10,10 +10,10 @@
 
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/config/config_json.h"

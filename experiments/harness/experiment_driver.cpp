@@ -4,35 +4,37 @@
 #include <iostream>
 #include <sstream>
 
-#include "experiments/harness/data_parallel_launch.h"
-#include "experiments/harness/local_jobs.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
 #include "common/runtime/heap_policy.h"
 #include "common/runtime/machine_info.h"
 #include "common/runtime/openblas_core.h"
 #include "common/runtime/thread_count.h"
+#include "experiments/harness/data_parallel_launch.h"
+#include "experiments/harness/local_jobs.h"
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/runner.h"
 #include "experiments/training/data_parallel.h"
 
 namespace recurlab::experiments {
 namespace {
 
 CommandLineSpec commandLineSpec(const DriverSpec& spec) {
-  CommandLineSpec c;
-  c.experiment = spec.experiment;
-  c.description = spec.description;
-  c.default_config = spec.default_config.empty() ? "" : defaultConfigFile(spec.default_config);
-  c.extra = spec.extra;
+  CommandLineSpec c(spec.experiment, spec.description,
+                    spec.default_config.empty() ? "" : defaultConfigFile(spec.default_config),
+                    spec.extra);
   c.embeddings = spec.embeddings;
   return c;
+}
+
+// The config the run folder records: the task's own, or the command line's as given.
+nlohmann::json runConfigOf(const Task& task, const ExperimentCommandLine& cl) {
+  return task.runConfig().value_or(cl.config);
 }
 
 // --jobs: the run-wide preparation happens here, once, before the workers start; each worker
 // then finds its files in the folder.
 int runAsLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, Task& task) {
   const std::string folder = runFolderPath(cl.run_folder);
-  checkResumableFolder(folder, cl.run_folder.experiment, task.runConfig().value_or(cl.config),
-                       task.seed());
+  checkResumableFolder(folder, cl.run_folder.experiment, runConfigOf(task, cl), task.seed());
   std::filesystem::create_directories(folder);
   task.prepare(folder);
   return runLocalJobs(argc, argv, cl, folder);
@@ -43,7 +45,7 @@ int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Ta
   const MachineInfo machine =
       spec.measure_machine ? collectMachineInfo(task.device()) : MachineInfo{};
   RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard,
-                   cl.command_line, task.runConfig().value_or(cl.config), task.seed(), machine,
+                   cl.command_line, runConfigOf(task, cl), task.seed(), machine,
                    [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, cl.shard, log); });
   task.prepare(folder.path());
   task.describeRun(folder.log());
@@ -77,12 +79,13 @@ int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFacto
     const int threads = applyThreadCount(cl.threads);
     const auto task = make_task(cl);  // every key of every unit checked here
     if (cl.has("print-config")) {
-      std::cout << task->runConfig().value_or(cl.config).dump(2) << "\n";
+      std::cout << runConfigOf(*task, cl).dump(2) << "\n";
       return 0;
     }
     task->checkData();
+    const std::string contents = task->describe();
     std::cout << "config " << (cl.config_file.empty() ? "(none)" : cl.config_file) << ": "
-              << task->describe() << (task->describe().empty() ? "" : ", ") << threads
+              << contents << (contents.empty() ? "" : ", ") << threads
               << " thread" << (threads == 1 ? "" : "s") << std::endl;
     if (task->dataParallel()) {
       if (wantsDataParallelLaunch(cl)) return launchDataParallel(argc, argv, cl);

@@ -14,9 +14,9 @@
 // the run-wide preparation is done once), the run folder, the runner, and the report with its
 // terminal summary (recurlab_analyze --summary). docs/architecture.md walks through it.
 #include <functional>
-#include <utility>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/task.h"

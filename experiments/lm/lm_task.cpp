@@ -91,7 +91,8 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     const auto fit = fitWidthToBudget(
         [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
         config_.budget, config_.budget_tolerance,
-        "budget (model " + model_of_.at(unit.group) + ")", 1 << 15, budgetProbeWidth(unit_json, lm_options));
+        "budget (model " + model_of_.at(unit.group) + ")", 1 << 15,
+        budgetProbeWidth(unit_json, lm_options));
     width = fit.width;
   }
   torch::manual_seed(ctx.seed);  // model initialisation

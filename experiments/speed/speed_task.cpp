@@ -9,7 +9,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "common/runtime/thread_count.h"
 
 namespace recurlab::experiments {
 
@@ -180,7 +179,7 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
   }
   if (specs_.empty()) throw std::invalid_argument("--models: nothing left to time");
 
-  config_ = {{"device", o.device},       {"threads", applyThreadCount(cl.threads)},
+  config_ = {{"device", o.device},       {"threads", at::get_num_threads()},
              {"repeats", o.repeats},     {"sweep_repeats", o.sweep_repeats},
              {"warmup", o.warmup},       {"seed", seed_},
              {"dtype", "float32"}};
