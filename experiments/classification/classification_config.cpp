@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
+#include "common/json_options.h"
+#include "experiments/classification/classification_train_options.h"
 #include "experiments/config/config_json.h"
 #include "experiments/data/classification_datasets.h"
 #include "experiments/search/search_space.h"
-#include "experiments/classification/classification_train_options.h"
-#include "common/json_options.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

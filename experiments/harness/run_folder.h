@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/harness/shard.h"
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/machine_info.h"
+#include "experiments/harness/shard.h"
 
 namespace recurlab::experiments {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <stdexcept>
 
-#include "experiments/harness/kill_point.h"
 #include "common/log/log_file_check.h"
+#include "experiments/harness/kill_point.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
 

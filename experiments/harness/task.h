@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/harness/checkpoint_store.h"
 #include "common/log/hdf5_run_log.h"
+#include "experiments/harness/checkpoint_store.h"
 
 namespace recurlab::experiments {
 

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "experiments/config/config_json.h"
 #include "common/json_options.h"
+#include "experiments/config/config_json.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

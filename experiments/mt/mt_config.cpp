@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
+#include "common/json_options.h"
 #include "experiments/config/config_json.h"
 #include "experiments/mt/mt_train_options.h"
-#include "common/json_options.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {

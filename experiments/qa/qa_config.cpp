@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "experiments/config/config_json.h"
 #include "common/json_options.h"
+#include "experiments/config/config_json.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments::qa {

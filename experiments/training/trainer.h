@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/harness/checkpoint_store.h"
 #include "common/log/hdf5_run_log.h"
+#include "experiments/harness/checkpoint_store.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
 

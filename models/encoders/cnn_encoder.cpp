@@ -3,8 +3,8 @@
 // state.
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
 
 namespace recurlab::models {
 namespace {

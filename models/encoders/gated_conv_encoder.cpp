@@ -2,8 +2,8 @@
 // an encoder.
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
 #include "models/layers/gated_conv_block.h"
 
 namespace recurlab::models {

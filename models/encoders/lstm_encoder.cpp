@@ -1,8 +1,8 @@
 // Adds "lstm": torch::nn::LSTM as a SequenceEncoder (cuDNN's on a GPU).
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
 
 namespace recurlab::models {
 namespace {

@@ -1,10 +1,10 @@
 // Adds "qrnn": a multi-layer QRNN (window 1 or 2, fo- or f-pooling, zoneout).
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
-#include "models/layers/qrnn_layer.h"
+#include "models/encoders/builtin_encoders.h"
 #include "models/encoders/recurrent_stack.h"
+#include "models/layers/qrnn_layer.h"
 
 namespace recurlab::models {
 

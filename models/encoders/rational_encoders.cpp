@@ -2,11 +2,11 @@
 // Proposition 12: "rrnn_b", "rrnn_bmp" (max-plus), "rrnn_c", "rrnn_f", "ngram".
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
+#include "models/encoders/recurrent_stack.h"
 #include "models/layers/ngram_rcnn_layer.h"
 #include "models/layers/rational_rnn_layer.h"
-#include "models/encoders/recurrent_stack.h"
 
 namespace recurlab::models {
 namespace {

@@ -1,8 +1,8 @@
 // Adds "self_iru": a stack of autoregressive Self-IRU layers (Zhang et al., 2021).
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
 #include "models/encoders/recurrent_stack.h"
 #include "models/layers/self_iru.h"
 

@@ -1,8 +1,8 @@
 // Adds "sru": a multi-layer SRU as a SequenceEncoder.
 #include <torch/torch.h>
 
-#include "models/encoders/builtin_encoders.h"
 #include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
 #include "models/layers/sru.h"
 
 namespace recurlab::models {

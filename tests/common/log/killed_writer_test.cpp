@@ -14,8 +14,8 @@
 #include <sstream>
 #include <thread>
 
-#include "experiments/harness/run_folder.h"
 #include "common/log/hdf5_run_log.h"
+#include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/runtime/thread_count.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
-#include "common/runtime/thread_count.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/temp_root.h"
 

@@ -11,8 +11,8 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "experiments/harness/run_folder.h"
 #include "common/log/hdf5_run_log.h"
+#include "experiments/harness/run_folder.h"
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
 #include "tests/experiments/harness/run_log_summary.h"

@@ -11,12 +11,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/runtime/thread_count.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/runner.h"
 #include "experiments/mt/mt_task.h"
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
-#include "common/runtime/thread_count.h"
 #include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
