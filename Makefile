@@ -42,13 +42,24 @@ exp-speed: deps configure
 	$(BUILD)/recurlab_speed $(ARGS)
 
 # Regenerates report.md, figures (PNG, PDF, script, data), tables (.tex, .csv) and summary.json
-# of every run from its log.h5 alone.
+# of every run (results/<experiment>/<run>/ and the committed reference runs
+# results/reference/<task>/<run>/) from its logs alone (log.h5, or the log.shard-i-of-n.h5 of a
+# run split over worker processes).
 figures: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze
-	@set -e; for log in results/*/*/log.h5; do \
-	  [ -e "$$log" ] || { echo "no runs under results/"; break; }; \
-	  $(BUILD)/recurlab_analyze "$$(dirname "$$log")"; \
-	done
+	@set -e; found=0; for dir in results/*/*/ results/reference/*/*/; do \
+	  ls "$$dir"log*.h5 >/dev/null 2>&1 || continue; found=1; \
+	  echo "recurlab_analyze $$dir"; $(BUILD)/recurlab_analyze "$$dir"; \
+	done; [ $$found = 1 ] || echo "no runs under results/"
+
+# The full-protocol reference runs (docs/results.md): make reference-<run>, <run> one of mt,
+# lm-char, classification, qa or all; hours to days on 2 cores, resumable by the same command.
+# REFERENCE_ARGS passes options to scripts/reference-runs.sh (--jobs N, --data-dir DIR).
+REFERENCE_ARGS ?=
+reference-%: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_mt recurlab_lm recurlab_classification \
+	  recurlab_qa recurlab_bleu recurlab_squad_eval recurlab_analyze
+	scripts/reference-runs.sh $(REFERENCE_ARGS) $*
 
 clean:
 	rm -rf $(BUILD)

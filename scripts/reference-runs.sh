@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs (or resumes) the full-protocol reference runs whose folders are committed under
+# results/reference/<task>/<name>/ (docs/results.md). A run cut off by a kill or the end of a
+# session goes on where it stopped when the same command runs again.
+#
+#   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
+#   RUN: mt | lm-char | classification | qa | all
+#
+# Each run uses N worker processes of one LibTorch thread (default 2: on a 2-core machine two
+# OpenMP threads in one process wait for each other; two processes do not). The folders keep
+# log*.h5, report.md, figures, tables, summary.json, translations and predictions; the runner
+# deletes the checkpoints of each finished unit, and .gitignore keeps checkpoints/ and models/
+# out of git.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jobs=2
+data_dir=data
+root=results/reference
+build=${BUILD:-build}
+runs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs=$2; shift 2 ;;
+    --data-dir) data_dir=$2; shift 2 ;;
+    --root) root=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    mt|lm-char|classification|qa) runs+=("$1"); shift ;;
+    all) runs+=(mt lm-char classification qa); shift ;;
+    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char classification qa all)" >&2
+       exit 2 ;;
+  esac
+done
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char classification qa all" >&2; exit 2; }
+
+common=(--jobs "$jobs" --threads 1 --data-dir "$data_dir")
+for run in "${runs[@]}"; do
+  case "$run" in
+    mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
+    lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char" ;;
+    classification) "$build/recurlab_classification" --config configs/classification/reference.json \
+                      "${common[@]}" --out "$root/classification/fixed-hyperparameters" ;;
+    qa) for seed in 1 2 3; do
+          "$build/recurlab_qa" --config configs/qa/reference.json --seed "$seed" "${common[@]}" \
+            --out "$root/qa/offline-seed-$seed"
+        done ;;
+  esac
+done
