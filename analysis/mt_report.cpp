@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
+#include "experiments/metrics/bleu_tokenizer.h"
+#include "experiments/metrics/paired_bleu.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -69,6 +71,74 @@ std::vector<double> column(const ModelRun& m, const std::string& name) {
   return m.epochs.column(name);
 }
 
+// Paired significance of each model against the baseline (the model named "transformer" when
+// there is one, else the first) on the test translations in the log: paired bootstrap
+// resampling (1000 resamples: mean and 95% interval) and paired approximate randomization
+// (10000 trials), for sacreBLEU's default BLEU and for the papers' tokenized lowercased BLEU.
+void pairedSignificanceSection(const std::vector<ModelRun>& models, Report& report) {
+  std::vector<const ModelRun*> systems;
+  std::vector<std::vector<std::string>> hypotheses;
+  std::vector<std::string> references;
+  std::vector<const ModelRun*> order;
+  for (const auto& m : models)
+    if (m.name == "transformer") order.push_back(&m);
+  for (const auto& m : models)
+    if (m.name != "transformer") order.push_back(&m);
+  for (const auto* m : order) {
+    const Hdf5RunLog log(m->log_file, Hdf5RunLog::Mode::ReadOnly);
+    const std::string g = "/" + m->name;
+    if (m->status != "finished" || !log.exists(g + "/test_translations") ||
+        !log.exists(g + "/test_references"))
+      continue;
+    const auto refs = splitLines(log.readText(g + "/test_references"));
+    if (!systems.empty() && refs != references) continue;  // another test set
+    references = refs;
+    systems.push_back(m);
+    hypotheses.push_back(splitLines(log.readText(g + "/test_translations")));
+  }
+  if (systems.size() < 2) return;
+  for (auto& h : hypotheses) h.resize(references.size());  // a trailing empty line is a line
+
+  report.heading(2, "Paired significance (test)");
+  ReportTable table({{"BLEU", ReportTable::Align::Left}, {"model", ReportTable::Align::Left},
+                     {"score"}, {"bootstrap mean ± 95% CI"}, {"Δ vs " + systems[0]->name},
+                     {"p (paired bootstrap)"}, {"p (approximate randomization)"}});
+  std::vector<std::pair<std::string, metrics::BleuOptions>> variants = {{"sacreBLEU default", {}}};
+  const std::string target = systems[0]->texts.count("target_language")
+                                 ? systems[0]->texts.at("target_language") : "";
+  if (metrics::mosesTokenizerSupports(target))
+    variants.push_back({"tokenized lowercased", metrics::tokenizedLowercasedBleuOptions(target)});
+  auto& summary = report.summary()["paired_significance"];
+  summary["baseline"] = systems[0]->name;
+  for (const auto& [variant, options] : variants) {
+    metrics::PairedTestOptions bootstrap, randomization;
+    randomization.test = metrics::PairedTest::ApproximateRandomization;
+    const auto bs = metrics::pairedBleuTest(hypotheses, {references}, options, bootstrap);
+    const auto ar = metrics::pairedBleuTest(hypotheses, {references}, options, randomization);
+    for (size_t s = 0; s < systems.size(); ++s) {
+      const double delta = bs[s].score - bs[0].score;
+      table.addRow({variant, systems[s]->name, fixed(bs[s].score),
+                    fixed(bs[s].mean) + " ± " + fixed(bs[s].ci),
+                    s == 0 ? std::string("–") : (delta >= 0 ? "+" : "") + fixed(delta),
+                    s == 0 ? std::string("–") : formatFixed(bs[s].p_value, 4),
+                    s == 0 ? std::string("–") : formatFixed(ar[s].p_value, 4)});
+      auto& row = summary[variant][systems[s]->name];
+      row = {{"score", bs[s].score}, {"bootstrap_mean", bs[s].mean}, {"ci95", bs[s].ci}};
+      if (s > 0) {
+        row["delta"] = delta;
+        row["p_bootstrap"] = bs[s].p_value;
+        row["p_randomization"] = ar[s].p_value;
+      }
+    }
+  }
+  report.table(table, "paired_significance",
+               "Each model against " + systems[0]->name + " on the same test sentences: paired "
+               "bootstrap resampling (1000 resamples; mean and 95% interval) and paired "
+               "approximate randomization (10000 trials), as sacreBLEU's --paired-bs and "
+               "--paired-ar (Koehn 2004; Riezler and Maxwell 2005); p is the chance of a "
+               "difference at least this large if the two systems were equally good.");
+}
+
 void buildMtReport(const RunReader& run, Report& report) {
   std::vector<ModelRun> models;
   for (const auto& file : run.logFiles()) {  // log.h5, or every shard's log
@@ -81,13 +151,15 @@ void buildMtReport(const RunReader& run, Report& report) {
   }
   // The config's order, not the alphabet's.
   const auto config = run.config();
-  if (config.contains("models") && config["models"].is_array()) {
+  if (config.contains("models") && (config["models"].is_array() || config["models"].is_object())) {
+    std::vector<std::string> names;  // a map name -> model (today), or an array (older logs)
+    for (const auto& [key, spec] : config["models"].items())
+      names.push_back(config["models"].is_object()
+                          ? key : spec.value("name", spec.value("model", std::string())));
     std::vector<ModelRun> ordered;
-    for (const auto& spec : config["models"]) {
-      const std::string name = spec.value("name", spec.value("model", std::string()));
+    for (const auto& name : names)
       for (auto& m : models)
         if (m.name == name) ordered.push_back(m);
-    }
     if (ordered.size() == models.size()) models = ordered;
   }
   auto& summary = report.summary();
@@ -223,6 +295,7 @@ void buildMtReport(const RunReader& run, Report& report) {
     for (const auto& s : signatures) text += s + "\n";
     report.code(text);
   }
+  pairedSignificanceSection(models, report);
 
   // Perplexity curves (Lei et al. 2018, Figure 7).
   Figure curves;

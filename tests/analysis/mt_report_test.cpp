@@ -110,5 +110,53 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
   EXPECT_TRUE(fs::exists(dir.path() / "attention_transformer.gp"));
 }
 
+// Paired significance from the translations in the log: the baseline is the model named
+// "transformer" (not the config's first); a system right on every sentence where the baseline
+// is wrong on half is significantly better; one right on the other half is not. (A system that
+// differs on one sentence only would get a small randomization p, as in sacreBLEU: no trial's
+// difference exceeds the real one.)
+TEST(MtReport, PairedSignificanceAgainstTheTransformerFromTheLog) {
+  testing::TempDir dir;
+  std::string references, half_right, all_right, other_half;
+  for (int i = 0; i < 60; ++i) {
+    const std::string right = "der hund " + std::to_string(i) + " läuft über die grüne wiese .";
+    const std::string wrong = "eine katze sitzt " + std::to_string(i) + " auf dem dach";
+    references += right + "\n";
+    all_right += right + "\n";
+    half_right += (i % 2 ? wrong : right) + "\n";
+    other_half += (i % 2 ? right : wrong) + "\n";
+  }
+  {
+    Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("mt"));
+    log.setAttribute("/", "config", std::string(R"({"models":{}})"));
+    for (const auto& [name, text] : std::map<std::string, std::string>{
+             {"a_other_half", other_half}, {"transformer", half_right}, {"transformer_sru", all_right}}) {
+      addModel(log, name, 0);
+      log.writeText("/" + name + "/test_translations", text);
+      log.writeText("/" + name + "/test_references", references);
+    }
+  }
+  analyzeRun(dir.path().string());
+  const auto md = readText(dir.path() / "report.md");
+  EXPECT_NE(md.find("## Paired significance (test)"), std::string::npos) << md;
+  const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
+  const auto& paired = summary.at("paired_significance");
+  EXPECT_EQ(paired.at("baseline"), "transformer");
+  for (const char* variant : {"sacreBLEU default", "tokenized lowercased"}) {
+    SCOPED_TRACE(variant);
+    const auto& better = paired.at(variant).at("transformer_sru");
+    EXPECT_NEAR(better.at("score").get<double>(), 100.0, 1e-9);
+    EXPECT_GT(better.at("delta").get<double>(), 20.0);
+    EXPECT_LT(better.at("p_bootstrap").get<double>(), 0.01);
+    EXPECT_LT(better.at("p_randomization").get<double>(), 0.01);
+    const auto& same = paired.at(variant).at("a_other_half");
+    EXPECT_LT(std::abs(same.at("delta").get<double>()), 5.0);
+    EXPECT_GT(same.at("p_bootstrap").get<double>(), 0.05);
+    EXPECT_GT(same.at("p_randomization").get<double>(), 0.05);
+    EXPECT_FALSE(paired.at(variant).at("transformer").contains("p_bootstrap"));
+  }
+}
+
 }  // namespace
 }  // namespace recurlab::analysis

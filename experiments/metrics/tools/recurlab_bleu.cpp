@@ -15,6 +15,7 @@
 
 #include "experiments/metrics/chrf.h"
 #include "experiments/metrics/corpus_bleu.h"
+#include "experiments/metrics/paired_bleu.h"
 #include "experiments/metrics/paired_significance.h"
 #include "experiments/metrics/unicode_text.h"
 
@@ -70,36 +71,17 @@ struct Metric {
   std::function<std::string(const std::vector<std::string>&, int width)> line;  // sacreBLEU's text line
 };
 
-SegmentStatistics asNumbers(const BleuStatistics& s) {
-  SegmentStatistics v = {static_cast<double>(s.hypothesis_length),
-                         static_cast<double>(s.reference_length)};
-  for (auto c : s.correct) v.push_back(static_cast<double>(c));
-  for (auto t : s.total) v.push_back(static_cast<double>(t));
-  return v;
-}
-
-BleuStatistics bleuFromNumbers(const SegmentStatistics& v) {
-  BleuStatistics s;
-  s.hypothesis_length = static_cast<int64_t>(v[0]);
-  s.reference_length = static_cast<int64_t>(v[1]);
-  for (int n = 0; n < 4; ++n) {
-    s.correct[n] = static_cast<int64_t>(v[2 + n]);
-    s.total[n] = static_cast<int64_t>(v[6 + n]);
-  }
-  return s;
-}
-
 Metric bleuMetric(const BleuOptions& options, const std::vector<std::vector<std::string>>& refs) {
   Metric m;
   m.name = "BLEU";
   m.signature = bleuSignature(options, static_cast<int64_t>(refs.size()));
   m.segments = [options, &refs](const std::vector<std::string>& hyps) {
     std::vector<SegmentStatistics> out;
-    for (const auto& s : bleuSegmentStatistics(hyps, refs, options)) out.push_back(asNumbers(s));
+    for (const auto& s : bleuSegmentStatistics(hyps, refs, options)) out.push_back(bleuStatisticsAsNumbers(s));
     return out;
   };
   m.score = [options](const SegmentStatistics& sums) {
-    return scoreFromStatistics(bleuFromNumbers(sums), options).score;
+    return scoreFromStatistics(bleuStatisticsFromNumbers(sums), options).score;
   };
   m.corpus_score = [options, &refs](const std::vector<std::string>& hyps) {
     return corpusBleu(hyps, refs, options).score;
