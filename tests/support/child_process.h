@@ -27,6 +27,15 @@ int startChild(const std::string& program, const std::vector<std::string>& args,
 // Waits up to `timeout_ms` for a child of startChild; `finished` false = still running then.
 ChildResult waitChild(int pid, int timeout_ms, bool& finished);
 
+// A command-line tool's run, its stdout and stderr kept apart (a score a script reads must be on
+// stdout, messages on stderr). `scratch` is a folder for the two files.
+struct CommandOutput {
+  int exit_code = -1;
+  std::string out, err;
+};
+CommandOutput runCommand(const std::string& program, const std::vector<std::string>& args,
+                         const std::string& scratch);
+
 // build/<name>: the binaries sit beside the test binary.
 std::string siblingBinary(const std::string& name);
 

@@ -1,11 +1,11 @@
 // recurlab_bleu as a user runs it (HYP REF [REF ...]): sacreBLEU's README example with two
-// reference files gives sacreBLEU's line, --lowercase, --score-only and --width change what
-// they say, and a reference file of another length is an error naming both files.
+// reference files gives sacreBLEU's line on stdout (nothing on stderr), --lowercase,
+// --score-only and --width change what it says, and a reference file of another length is an
+// error on stderr naming both files, with nothing on stdout.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
@@ -15,20 +15,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Bleu {
-  int exit_code;
-  std::string output;
-};
+recurlab::testing::CommandOutput runBleu(const fs::path& scratch,
+                                         const std::vector<std::string>& args) {
+  return recurlab::testing::runCommand(recurlab::testing::siblingBinary("recurlab_bleu"), args,
+                                       scratch.string());
+}
 
-Bleu runBleu(const fs::path& scratch, const std::vector<std::string>& args) {
-  const auto out = scratch / "output.txt";
-  fs::remove(out);
-  const auto r = recurlab::testing::runChild(recurlab::testing::siblingBinary("recurlab_bleu"),
-                                             args, "", -1, out.string());
-  std::ifstream in(out);
-  std::stringstream s;
-  s << in.rdbuf();
-  return {r.exit_code, s.str()};
+// A failed run: a non-zero exit, the error on stderr, nothing on stdout.
+void expectError(const recurlab::testing::CommandOutput& r, const std::string& message) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
 }
 
 std::string write(const fs::path& file, const std::string& text) {
@@ -50,13 +47,14 @@ TEST(RecurlabBleuCommandLine, ScoresTheSacreBleuReadmeExample) {
   // sacreBLEU 2.x: BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17
   // ref_len = 18).
   const auto both = runBleu(tmp.root, {hyp, ref1, ref2});
-  EXPECT_EQ(both.exit_code, 0) << both.output;
-  EXPECT_EQ(both.output,
+  EXPECT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(both.err, "");
+  EXPECT_EQ(both.out,
             "BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 48.5 "
             "82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\n");
   const auto score = runBleu(tmp.root, {hyp, ref1, ref2, "--score-only", "--width", "2"});
-  EXPECT_EQ(score.exit_code, 0) << score.output;
-  EXPECT_EQ(score.output, "48.53\n");
+  EXPECT_EQ(score.exit_code, 0) << score.err;
+  EXPECT_EQ(score.out, "48.53\n");
 }
 
 TEST(RecurlabBleuCommandLine, LowercaseAndErrors) {
@@ -64,29 +62,20 @@ TEST(RecurlabBleuCommandLine, LowercaseAndErrors) {
   const auto hyp = write(tmp.root / "hyp.txt", "THE CAT SAT ON THE MAT\n");
   const auto ref = write(tmp.root / "ref.txt", "the cat sat on the mat\n");
   const auto mixed = runBleu(tmp.root, {hyp, ref, "-b"});
-  EXPECT_EQ(mixed.exit_code, 0) << mixed.output;
-  EXPECT_EQ(mixed.output, "0.0\n");
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_EQ(mixed.out, "0.0\n");
   const auto lower = runBleu(tmp.root, {hyp, ref, "--lowercase"});
-  EXPECT_EQ(lower.exit_code, 0) << lower.output;
-  EXPECT_EQ(lower.output.rfind(
+  EXPECT_EQ(lower.exit_code, 0) << lower.err;
+  EXPECT_EQ(lower.out.rfind(
                 "BLEU|nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0 = 100.0 ", 0),
             0u)
-      << lower.output;
+      << lower.out;
   const auto two_lines = write(tmp.root / "two.txt", "a\nb\n");
-  const auto uneven = runBleu(tmp.root, {hyp, two_lines});
-  EXPECT_NE(uneven.exit_code, 0);
-  EXPECT_NE(uneven.output.find(hyp + " has 1 lines but " + two_lines + " has 2"), std::string::npos)
-      << uneven.output;
-  const auto alone = runBleu(tmp.root, {hyp});
-  EXPECT_NE(alone.exit_code, 0);
-  EXPECT_NE(alone.output.find("expected reference files and hypotheses"),
-            std::string::npos)
-      << alone.output;
-  const auto missing = runBleu(tmp.root, {hyp, (tmp.root / "none.txt").string()});
-  EXPECT_NE(missing.exit_code, 0);
-  EXPECT_NE(missing.output.find("cannot open " + (tmp.root / "none.txt").string()),
-            std::string::npos)
-      << missing.output;
+  expectError(runBleu(tmp.root, {hyp, two_lines}),
+              hyp + " has 1 lines but " + two_lines + " has 2");
+  expectError(runBleu(tmp.root, {hyp}), "expected reference files and hypotheses");
+  const auto none = (tmp.root / "none.txt").string();
+  expectError(runBleu(tmp.root, {hyp, none}), "cannot open " + none);
 }
 
 }  // namespace

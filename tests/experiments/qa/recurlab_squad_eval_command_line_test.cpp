@@ -1,11 +1,10 @@
 // recurlab_squad_eval DATA PREDICTIONS as a user runs it: the official v1.1 evaluator's line
-// on stdout for a hand-checked case (an exact answer, a partial one, a missing one), the
-// missing question named on stderr, and wrong usage or a bad file as an error.
+// alone on stdout for a hand-checked case (an exact answer, a partial one, a missing one), the
+// missing question named on stderr, and wrong usage or a bad file as an error on stderr.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
@@ -15,20 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code;
-  std::string output;
-};
-
-Run runEval(const fs::path& scratch, const std::vector<std::string>& args) {
-  const auto out = scratch / "output.txt";
-  fs::remove(out);
-  const auto r = recurlab::testing::runChild(
-      recurlab::testing::siblingBinary("recurlab_squad_eval"), args, "", -1, out.string());
-  std::ifstream in(out);
-  std::stringstream s;
-  s << in.rdbuf();
-  return {r.exit_code, s.str()};
+recurlab::testing::CommandOutput runEval(const fs::path& scratch,
+                                         const std::vector<std::string>& args) {
+  return recurlab::testing::runCommand(recurlab::testing::siblingBinary("recurlab_squad_eval"),
+                                       args, scratch.string());
 }
 
 TEST(RecurlabSquadEvalCommandLine, ScoresAHandCheckedCase) {
@@ -45,27 +34,30 @@ TEST(RecurlabSquadEvalCommandLine, ScoresAHandCheckedCase) {
   // q1 exact; q2 "cat sat" vs "cat" after removing articles: precision 1/2, recall 1, F1 2/3;
   // q3 unanswered: 0. EM 100/3, F1 100·(1 + 2/3)/3.
   const auto r = runEval(tmp.root, {data, predictions});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("{\"exact_match\": 33.333333333333336, \"f1\": 55.55555555555555}"),
-            std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("Unanswered question q3 will receive score 0."), std::string::npos)
-      << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"exact_match\": 33.333333333333336, \"f1\": 55.55555555555555}\n");
+  EXPECT_NE(r.err.find("Unanswered question q3 will receive score 0."), std::string::npos)
+      << r.err;
 }
 
 TEST(RecurlabSquadEvalCommandLine, WrongUsageAndBadFilesAreErrors) {
   recurlab::testing::TempRoot tmp("recurlab_squad_eval_cli_bad");
   const auto usage = runEval(tmp.root, {"only-one.json"});
   EXPECT_EQ(usage.exit_code, 2);
-  EXPECT_NE(usage.output.find("usage: recurlab_squad_eval DATA.json PREDICTIONS.json"),
-            std::string::npos);
+  EXPECT_EQ(usage.out, "");
+  EXPECT_NE(usage.err.find("usage: recurlab_squad_eval DATA.json PREDICTIONS.json"),
+            std::string::npos)
+      << usage.err;
   const auto help = runEval(tmp.root, {"--help"});
   EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out.rfind("usage: recurlab_squad_eval DATA.json PREDICTIONS.json\n", 0), 0u)
+      << help.out;
   const auto missing = (tmp.root / "none.json").string();
   const auto r = runEval(tmp.root, {missing, missing});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("recurlab_squad_eval: error: "), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(missing), std::string::npos) << r.output;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("recurlab_squad_eval: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
 }
 
 }  // namespace
