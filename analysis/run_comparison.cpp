@@ -128,12 +128,15 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs) {
   std::map<std::pair<std::string, std::string>, ComparisonRow> rows;
   for (const auto& r : runs)
     for (const auto& v : r.values) {
-      std::string label = v.model;
+      std::string config_name;
       if (configs_of_model[v.model].size() > 1)
-        label += " [config " + std::to_string(config_index[r.config] + 1) + "]";
+        config_name = "config " + std::to_string(config_index[r.config] + 1);
+      const std::string label = config_name.empty() ? v.model : v.model + " [" + config_name + "]";
       auto& row = rows[{v.metric, label}];
       row.metric = v.metric;
       row.label = label;
+      row.model = v.model;
+      row.config_name = config_name;
       row.values.push_back(v.value);
       row.seeds.push_back(r.seed);
       row.runs.push_back(r.run);
@@ -222,32 +225,54 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
     report.table(paired, "compare_paired", "Paired randomization tests between rows.");
   }
 
+  // One panel per metric: a group of bars per model, a bar per config (a key when several).
   Figure figure;
   figure.width = 1000;
-  std::vector<std::string> metrics;
-  for (const auto& row : comparison.rows)
+  figure.shared_key = true;
+  std::vector<std::string> metrics, config_names;
+  for (const auto& row : comparison.rows) {
     if (std::find(metrics.begin(), metrics.end(), row.metric) == metrics.end())
       metrics.push_back(row.metric);
+    if (std::find(config_names.begin(), config_names.end(), row.config_name) ==
+        config_names.end())
+      config_names.push_back(row.config_name);
+  }
+  std::sort(config_names.begin(), config_names.end());
   for (const auto& metric : metrics) {
     Panel panel;
     panel.title = metric;
     panel.y.label = metric;
-    panel.key = KeyPlacement::Off;
-    BarSeries bars;
-    bars.title = "mean ± std";
     for (const auto& row : comparison.rows)
-      if (row.metric == metric) {
-        panel.categories.push_back(row.label);
-        bars.values.push_back(row.mean);
-        bars.errors.push_back(std::isfinite(row.std) ? row.std : 0.0);
+      if (row.metric == metric &&
+          std::find(panel.categories.begin(), panel.categories.end(), row.model) ==
+              panel.categories.end())
+        panel.categories.push_back(row.model);
+    for (size_t k = 0; k < config_names.size(); ++k) {
+      BarSeries bars;
+      bars.title = config_names[k].empty() ? "mean ± std" : config_names[k];
+      bars.style = static_cast<int>(k);
+      bool any = false;
+      for (const auto& model : panel.categories) {
+        double value = NAN, error = 0;
+        for (const auto& row : comparison.rows)
+          if (row.metric == metric && row.model == model && row.config_name == config_names[k]) {
+            value = row.mean;
+            error = std::isfinite(row.std) ? row.std : 0.0;
+            any = true;
+          }
+        bars.values.push_back(value);
+        bars.errors.push_back(error);
       }
-    panel.bars.push_back(bars);
+      if (any) panel.bars.push_back(bars);
+    }
+    if (config_names.size() < 2) panel.key = KeyPlacement::Off;
     figure.panels.push_back(panel);
   }
   if (!figure.panels.empty())
     report.figure(figure, "compare",
                   "Mean ± standard deviation of each headline metric over " +
-                      std::to_string(runs.size()) + " runs, one panel per metric.");
+                      std::to_string(runs.size()) +
+                      " runs, one panel per metric, a bar per model and config.");
 
   report.heading(2, "Runs");
   std::vector<std::string> lines;

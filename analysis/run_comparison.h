@@ -37,6 +37,8 @@ RunMetrics readRunMetrics(const std::string& run_dir);
 
 struct ComparisonRow {
   std::string metric, label;  // label: the model, with "[config k]" where configs differ
+  std::string model;
+  std::string config_name;    // "config k" where the model has several configs, else ""
   double mean = 0, std = 0;   // std: NaN for a single run
   std::vector<std::string> seeds;  // one per run, in the order of `values`
   std::vector<double> values;

@@ -98,6 +98,8 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   EXPECT_DOUBLE_EQ(sru->mean, 72.0);
   EXPECT_DOUBLE_EQ(sru->std, 2.0);
   EXPECT_EQ(sru->values.size(), 3u);
+  EXPECT_EQ(sru->model, "sru");
+  EXPECT_EQ(sru->config_name, "config 1");
   const auto* lstm = findRow(c, "dev F1", "lstm [config 1]");
   ASSERT_NE(lstm, nullptr);
   EXPECT_DOUBLE_EQ(lstm->mean, 70.0);
@@ -129,7 +131,9 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   const std::string csv = readFile(out + "/compare.csv");
   EXPECT_NE(csv.find("dev F1,sru [config 1],72,2,3"), std::string::npos) << csv;
   EXPECT_TRUE(fs::exists(out + "/compare.gp"));
-  if (testing::commandAvailable("gnuplot")) EXPECT_TRUE(fs::exists(out + "/compare.png"));
+  if (testing::commandAvailable("gnuplot")) {
+    EXPECT_TRUE(fs::exists(out + "/compare.png"));
+  }
 }
 
 TEST(RunComparisonTest, ARunWithoutSummaryGetsItsReportFirst) {
