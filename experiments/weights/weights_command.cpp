@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -18,7 +19,7 @@ namespace po = boost::program_options;
 
 const char* const kUsage =
     "usage: recurlab_weights inspect FILE.safetensors\n"
-    "       recurlab_weights export WEIGHTS.pt OUT.safetensors [--model NAME --model-config JSON "
+    "       recurlab_weights export WEIGHTS.pt|MODEL_DIR OUT.safetensors [--model NAME --model-config JSON "
     "--input-size N]\n"
     "       recurlab_weights import IN.safetensors WEIGHTS.pt [--model NAME --model-config JSON "
     "--input-size N]\n";
@@ -26,7 +27,8 @@ const char* const kUsage =
 const char* const kHelp =
     "A model's weights to and from safetensors, the format PyTorch users exchange weights in\n"
     "(docs/weights.md). WEIGHTS.pt: a LibTorch archive with one tensor per parameter or buffer\n"
-    "name, as recurlab keeps a model's weights. inspect checks a file and lists its tensors.\n"
+    "name, as recurlab keeps a model's weights (MODEL_DIR: a kept model's folder, its weights.pt).\n"
+    "inspect checks a file and lists its tensors.\n"
     "Without --model, export and import pass the tensors one to one under their names. With\n"
     "--model they go through that model, built from its config keys: every parameter must be\n"
     "there with its shape and nothing else, and the names are the PyTorch reference's where\n"
@@ -88,8 +90,14 @@ void inspect(const std::string& path, std::ostream& out) {
   out << contents.tensors.size() << " tensors, " << elements << " elements\n";
 }
 
+// A kept model's folder stands for the weights.pt in it.
+std::string weightsArchive(const std::string& path) {
+  return std::filesystem::is_directory(path) ? (std::filesystem::path(path) / "weights.pt").string()
+                                             : path;
+}
+
 void exportWeights(const Request& r, std::ostream& out) {
-  const auto archive = readTensorArchive(r.files[0]);
+  const auto archive = readTensorArchive(weightsArchive(r.files[0]));
   SafetensorsContents contents;
   std::map<std::string, std::string> metadata = {{"format", "pt"},
                                                  {"producer", "recurlab_weights"}};
@@ -98,7 +106,7 @@ void exportWeights(const Request& r, std::ostream& out) {
     contents.metadata = metadata;
   } else {
     auto model = buildModel(r);
-    importModuleWeights(*model, asContents(archive), r.files[0]);
+    importModuleWeights(*model, asContents(archive), weightsArchive(r.files[0]));
     metadata["model"] = r.model;
     metadata["model_config"] = parseModelConfig(r.model_config).dump();
     metadata["input_size"] = std::to_string(r.input_size);

@@ -74,6 +74,11 @@ TEST(WeightsCommandTest, WithoutAModelTensorsPassOneToOne) {
   ASSERT_EQ(run({"import", kReferenceWeights, archive}).status, 0);
   ASSERT_EQ(run({"export", archive, back}).status, 0);
   expectSameTensors(readSafetensors(kReferenceWeights), readSafetensors(back));
+  // A kept model's folder stands for its weights.pt.
+  const std::string from_folder = (temp.root / "folder.safetensors").string();
+  const auto r = run({"export", temp.root.string(), from_folder});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expectSameTensors(readSafetensors(kReferenceWeights), readSafetensors(from_folder));
 }
 
 TEST(WeightsCommandTest, BadCommandLinesAndFilesGetOneError) {
