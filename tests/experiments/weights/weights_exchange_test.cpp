@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <string>
 
 #include "models/layers/sru.h"
@@ -80,8 +81,10 @@ TEST_F(ReferenceSruTest, ImportedWeightsGiveTheReferenceOutputs) {
   ASSERT_EQ(c.sizes(), c_ref.sizes());
   const double h_error = (h.to(torch::kDouble) - h_ref).abs().max().item<double>();
   const double c_error = (c.to(torch::kDouble) - c_ref).abs().max().item<double>();
-  EXPECT_LT(h_error, 1e-6);
-  EXPECT_LT(c_error, 1e-6);
+  // float32 rounds each value to 6e-8 of itself; 1e-6 of the outputs' scale (|h| up to 3)
+  // leaves room for the order a BLAS kernel sums in (measured: 8e-7 on h).
+  EXPECT_LT(h_error, 1e-6 * std::max(1.0, h_ref.abs().max().item<double>()));
+  EXPECT_LT(c_error, 1e-6 * std::max(1.0, c_ref.abs().max().item<double>()));
   auto [h64, c64] = runImported(torch::kDouble);  // F32 weights convert to a double model
   EXPECT_LT((h64 - h_ref).abs().max().item<double>(), 1e-12);
   EXPECT_LT((c64 - c_ref).abs().max().item<double>(), 1e-12);
