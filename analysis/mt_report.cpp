@@ -142,7 +142,7 @@ void pairedSignificanceSection(const std::vector<ModelRun>& models, Report& repo
 void buildMtReport(const RunReader& run, Report& report) {
   std::vector<ModelRun> models;
   for (const auto& file : run.logFiles()) {  // log.h5, or every shard's log
-    const Hdf5RunLog log(file, Hdf5RunLog::Mode::ReadOnly);
+    const Hdf5RunLog log = openRunLog(file);
     for (const auto& child : log.children("/"))
       if (log.exists("/" + child + "/epochs") || log.attribute("/" + child, "model")) {
         models.push_back(readModel(log, child));
@@ -334,7 +334,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.heading(2, "Attention");
   for (size_t mi = 0; mi < models.size(); ++mi) {
     const auto& m = models[mi];
-    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
+    const Hdf5RunLog log = openRunLog(m.log_file);
     const std::string g = "/" + m.name + "/attention";
     if (!log.exists(g + "/source_pieces")) continue;
     const auto source = splitLines(log.readText(g + "/source_pieces"));
@@ -378,7 +378,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.heading(2, "Translations");
   std::vector<std::string> files;
   for (const auto& m : models) {
-    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
+    const Hdf5RunLog log = openRunLog(m.log_file);
     const std::string g = "/" + m.name + "/test_translations";
     if (!log.exists(g)) continue;
     const std::string file = "translations_" + m.name + ".txt";
@@ -388,7 +388,7 @@ void buildMtReport(const RunReader& run, Report& report) {
   if (!files.empty()) {
     report.bullets(files);
     const auto& m = models.front();
-    const Hdf5RunLog log(m.log_file, Hdf5RunLog::Mode::ReadOnly);
+    const Hdf5RunLog log = openRunLog(m.log_file);
     const std::string g = "/" + m.name;
     if (log.exists(g + "/test_sources") && log.exists(g + "/test_references") &&
         log.exists(g + "/test_translations")) {

@@ -6,9 +6,16 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/log/unlocked_log_reads.h"
+
 namespace recurlab::analysis {
 
 namespace fs = std::filesystem;
+
+experiments::Hdf5RunLog openRunLog(const std::string& path) {
+  const experiments::UnlockedLogReads unlocked;
+  return experiments::Hdf5RunLog(path, experiments::Hdf5RunLog::Mode::ReadOnly);
+}
 
 namespace {
 std::pair<std::string, std::string> resolve(const std::string& p) {
@@ -41,7 +48,7 @@ RunReader::RunReader(const std::string& run_dir_or_log)
         auto [dir, log] = resolve(run_dir_or_log);
         run_dir_ = dir;
         log_path_ = log;
-        return experiments::Hdf5RunLog(log, experiments::Hdf5RunLog::Mode::ReadOnly);
+        return openRunLog(log);
       }()) {}
 
 std::string RunReader::runId() const {
@@ -88,7 +95,7 @@ void RunReader::forEachLog(const std::function<void(const experiments::Hdf5RunLo
     if (fs::exists(f) && fs::exists(log_path_) && fs::equivalent(f, log_path_)) {
       fn(log_);
     } else {
-      const experiments::Hdf5RunLog other(f, experiments::Hdf5RunLog::Mode::ReadOnly);
+      const experiments::Hdf5RunLog other = openRunLog(f);
       fn(other);
     }
   }

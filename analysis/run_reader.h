@@ -11,6 +11,11 @@
 
 namespace recurlab::analysis {
 
+// A run log opened read-only without HDF5's file lock, so that a log a running experiment
+// holds open (and locks) can be read: the writer flushes the file after every write, so a
+// reader sees every row appended so far. Every log analysis reads is opened this way.
+experiments::Hdf5RunLog openRunLog(const std::string& path);
+
 class RunReader {
  public:
   // A run folder (holding log.h5) or the log file itself. Throws naming the path when

@@ -1,5 +1,7 @@
 #include "common/log/hdf5_run_log.h"
 
+#include "common/log/unlocked_log_reads.h"
+
 #include <H5Cpp.h>
 
 #include <algorithm>
@@ -15,6 +17,8 @@
 namespace recurlab::experiments {
 
 namespace {
+
+int unlocked_log_reads = 0;  // live UnlockedLogReads objects
 
 // Rows per chunk of a table: small enough that a run with few rows wastes little space,
 // large enough that a long table does not drown in chunk metadata.
@@ -210,7 +214,13 @@ Hdf5RunLog::Hdf5RunLog(const std::string& path, Mode mode) : impl_(std::make_uni
         break;
       case Mode::ReadOnly:
         if (!exists) throw std::runtime_error("Hdf5RunLog: " + path + " does not exist");
-        impl_->file = H5::H5File(path, H5F_ACC_RDONLY);
+        if (UnlockedLogReads::active()) {
+          H5::FileAccPropList access;
+          H5Pset_file_locking(access.getId(), false, true);
+          impl_->file = H5::H5File(path, H5F_ACC_RDONLY, H5::FileCreatPropList::DEFAULT, access);
+        } else {
+          impl_->file = H5::H5File(path, H5F_ACC_RDONLY);
+        }
         break;
     }
   } catch (const H5::Exception& e) {
@@ -220,6 +230,10 @@ Hdf5RunLog::Hdf5RunLog(const std::string& path, Mode mode) : impl_(std::make_uni
                              "): " + e.getDetailMsg());
   }
 }
+
+UnlockedLogReads::UnlockedLogReads() { ++unlocked_log_reads; }
+UnlockedLogReads::~UnlockedLogReads() { --unlocked_log_reads; }
+bool UnlockedLogReads::active() { return unlocked_log_reads > 0; }
 
 Hdf5RunLog::~Hdf5RunLog() {
   if (!impl_) return;

@@ -2,10 +2,12 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "experiments/harness/kill_point.h"
@@ -14,6 +16,7 @@
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/optimizer_set.h"
 #include "experiments/training/plateau_tracker.h"
+#include "experiments/training/progress_bar.h"
 #include "experiments/training/training_state.h"
 
 namespace recurlab::experiments {
@@ -262,9 +265,27 @@ void Trainer::openTables() {
 // The batches left in this epoch; false when the loss diverged.
 bool Trainer::trainEpoch() {
   model_.module().train();
+  // Progress inside the epoch, where the run reports its epochs (rank 0 when data-parallel).
+  const auto seconds = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  std::optional<ProgressBar> bar;
+  const double counted_before = state_.meters.examples_per_second.count();
+  if (ctx_.progress && (!dp_ || dp_->rank() == 0)) {
+    bar.emplace(std::cerr, ProgressBar::Options{ProgressBar::stderrIsTerminal()});
+    bar->start("epoch " + std::to_string(state_.epoch), batches_, "examples", seconds(),
+               state_.batch);
+  }
   while (state_.batch < batches_) {
     const int64_t step_before = state_.step;
-    if (!trainStep()) return false;
+    if (!trainStep()) {
+      if (bar) bar->finish();
+      return false;
+    }
+    if (bar)
+      bar->update(state_.batch, state_.meters.examples_per_second.count() - counted_before,
+                  seconds());
     if (state_.step == step_before) continue;  // inside an accumulation group
     logStepRow();
     if (checkpoints_ && options_.checkpoint_every_steps > 0 &&
@@ -272,6 +293,7 @@ bool Trainer::trainEpoch() {
       saveCheckpoint("last");
     killPoint("train-step");
   }
+  if (bar) bar->finish();
   return true;
 }
 

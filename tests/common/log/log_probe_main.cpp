@@ -23,6 +23,7 @@ using recurlab::experiments::Hdf5RunLog;
 
 int writeUntilKilled(const std::string& log_path, const std::string& progress_path) {
   Hdf5RunLog log(log_path, Hdf5RunLog::Mode::Create);
+  log.setAttribute("/", "experiment", std::string("log-probe"));  // a run's kind, for reports
   log.createTable("/rows", {"i", "square"});
   // write(2) without a user-space buffer: a line written is in the file when SIGKILL comes.
   const int progress = ::open(progress_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);

@@ -1,0 +1,152 @@
+// recurlab_compare's parts on synthetic runs with known numbers: headline metrics per kind, the
+// mean ± std over seeds of one config, a second config kept apart, the exact paired test, and
+// compare.md / compare.csv / the figure.
+#include "analysis/run_comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/log/hdf5_run_log.h"
+#include "tests/analysis/temp_dir.h"
+
+namespace recurlab::analysis {
+namespace {
+
+using experiments::Hdf5RunLog;
+namespace fs = std::filesystem;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A QA run folder: the root attributes compare reads, and a summary.json with dev EM/F1.
+std::string qaRun(const testing::TempDir& tmp, const std::string& name, int seed, int hidden,
+                  double sru_f1, double lstm_f1) {
+  const fs::path dir = tmp.path() / name;
+  fs::create_directories(dir);
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("qa"));
+    log.setAttribute("/", "seed", int64_t{seed});
+    log.setAttribute("/", "config", nlohmann::json{{"seed", seed}, {"hidden", hidden}}.dump());
+  }
+  const nlohmann::json summary = {
+      {"models",
+       {{"sru", {{"dev_em", sru_f1 - 10}, {"dev_f1", sru_f1}, {"encoder", "sru"}}},
+        {"lstm", {{"dev_em", nullptr}, {"dev_f1", lstm_f1}}}}}};
+  std::ofstream((dir / "summary.json").string()) << summary.dump();
+  return dir.string();
+}
+
+const ComparisonRow* findRow(const Comparison& c, const std::string& metric,
+                             const std::string& label) {
+  for (const auto& r : c.rows)
+    if (r.metric == metric && r.label == label) return &r;
+  return nullptr;
+}
+
+TEST(RunComparisonTest, SignFlipPValuesAreExact) {
+  EXPECT_DOUBLE_EQ(signFlipPValue({1, 2, 3}), 2.0 / 8);     // only all-plus and all-minus
+  EXPECT_DOUBLE_EQ(signFlipPValue({5, 5, 5, 5, 5}), 2.0 / 32);
+  EXPECT_DOUBLE_EQ(signFlipPValue({3, -1, 2, 2}), 4.0 / 16);  // |sum| >= 6: 8, 8, 6, 6
+  EXPECT_DOUBLE_EQ(signFlipPValue({1, -1}), 1.0);
+  EXPECT_DOUBLE_EQ(signFlipPValue({0, 0, 0}), 1.0);
+  EXPECT_THROW(signFlipPValue(std::vector<double>(21, 1.0)), std::invalid_argument);
+}
+
+TEST(RunComparisonTest, HeadlineMetricsOfEachKind) {
+  const auto qa = headlineMetrics(
+      "qa", {{"models", {{"sru", {{"dev_em", 60.5}, {"dev_f1", 70.25}, {"parameters", 9}}}}}});
+  ASSERT_EQ(qa.size(), 2u);
+  EXPECT_EQ(qa[0].metric, "dev EM");
+  EXPECT_DOUBLE_EQ(qa[1].value, 70.25);
+  const auto cls = headlineMetrics(
+      "classification", {{"accuracy", {{"MR", {{"sru", {{"mean", 76.5}, {"std", 1}}}}}}}});
+  ASSERT_EQ(cls.size(), 1u);
+  EXPECT_EQ(cls[0].metric, "test accuracy % (MR)");
+  const auto lm = headlineMetrics(
+      "lm", {{"models", {{"sru", {{"test", 1.4}, {"valid", 1.5}, {"metric", "bpc"}}}}}});
+  ASSERT_EQ(lm.size(), 2u);
+  EXPECT_EQ(lm[0].metric, "test bpc");
+  const auto mt = headlineMetrics(
+      "mt", {{"models", {{"t", {{"test_bleu", 30.0}, {"test_bleu_tok_lc", nullptr}}}}}});
+  ASSERT_EQ(mt.size(), 1u) << "a null (NaN) value is left out";
+  EXPECT_EQ(mt[0].metric, "test BLEU");
+  EXPECT_TRUE(headlineMetrics("speed", {{"models", {{"x", {{"test", 1}}}}}}).empty());
+}
+
+TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
+  testing::TempDir tmp;
+  std::vector<RunMetrics> runs;
+  runs.push_back(readRunMetrics(qaRun(tmp, "a", 1, 128, 70, 69)));
+  runs.push_back(readRunMetrics(qaRun(tmp, "b", 2, 128, 72, 70)));
+  runs.push_back(readRunMetrics(qaRun(tmp, "c", 3, 128, 74, 71)));
+  runs.push_back(readRunMetrics(qaRun(tmp, "d", 1, 256, 80, 75)));
+  EXPECT_EQ(runs[0].experiment, "qa");
+  EXPECT_EQ(runs[0].seed, "1");
+  EXPECT_EQ(runs[0].config, runs[1].config) << "the seed is not part of the config";
+  const Comparison c = compareRuns(runs);
+  ASSERT_EQ(c.configs.size(), 2u);
+
+  const auto* sru = findRow(c, "dev F1", "sru [config 1]");
+  ASSERT_NE(sru, nullptr);
+  EXPECT_DOUBLE_EQ(sru->mean, 72.0);
+  EXPECT_DOUBLE_EQ(sru->std, 2.0);
+  EXPECT_EQ(sru->values.size(), 3u);
+  EXPECT_EQ(sru->model, "sru");
+  EXPECT_EQ(sru->config_name, "config 1");
+  const auto* lstm = findRow(c, "dev F1", "lstm [config 1]");
+  ASSERT_NE(lstm, nullptr);
+  EXPECT_DOUBLE_EQ(lstm->mean, 70.0);
+  EXPECT_DOUBLE_EQ(lstm->std, 1.0);
+  const auto* single = findRow(c, "dev F1", "sru [config 2]");
+  ASSERT_NE(single, nullptr);
+  EXPECT_DOUBLE_EQ(single->mean, 80.0);
+  EXPECT_TRUE(std::isnan(single->std));
+  EXPECT_EQ(findRow(c, "dev EM", "lstm [config 1]"), nullptr) << "null values are left out";
+
+  // sru vs lstm under config 1: differences 1, 2, 3 over seeds 1-3 -> p = 2/8.
+  bool found = false;
+  for (const auto& p : c.paired)
+    if (p.metric == "dev F1" && p.first == "lstm [config 1]" && p.second == "sru [config 1]") {
+      found = true;
+      EXPECT_EQ(p.pairs, 3u);
+      EXPECT_DOUBLE_EQ(p.mean_difference, -2.0);
+      EXPECT_DOUBLE_EQ(p.p_value, 0.25);
+    }
+  EXPECT_TRUE(found);
+  for (const auto& p : c.paired) EXPECT_GE(p.pairs, 2u) << "config 2 has one seed: no pairs";
+
+  const std::string out = tmp.file("cmp");
+  const auto files = writeComparison(c, runs, out);
+  const std::string md = readFile(out + "/compare.md");
+  EXPECT_NE(md.find("| dev F1 | sru [config 1] | 72 ± 2 | 3 | 1, 2, 3 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Paired comparisons"), std::string::npos);
+  EXPECT_NE(md.find("\"hidden\":256"), std::string::npos) << "the configs are listed";
+  const std::string csv = readFile(out + "/compare.csv");
+  EXPECT_NE(csv.find("dev F1,sru [config 1],72,2,3"), std::string::npos) << csv;
+  EXPECT_TRUE(fs::exists(out + "/compare.gp"));
+  if (testing::commandAvailable("gnuplot")) {
+    EXPECT_TRUE(fs::exists(out + "/compare.png"));
+  }
+}
+
+TEST(RunComparisonTest, ARunWithoutSummaryGetsItsReportFirst) {
+  testing::TempDir tmp;
+  {
+    Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("made-up-kind"));
+  }
+  const RunMetrics r = readRunMetrics(tmp.path().string());
+  EXPECT_TRUE(fs::exists(tmp.file("summary.json")));
+  EXPECT_TRUE(r.values.empty());
+  EXPECT_THROW(readRunMetrics(tmp.file("missing")), std::exception);
+}
+
+}  // namespace
+}  // namespace recurlab::analysis
