@@ -85,7 +85,7 @@ void pairedSignificanceSection(const std::vector<ModelRun>& models, Report& repo
   for (const auto& m : models)
     if (m.name != "transformer") order.push_back(&m);
   for (const auto* m : order) {
-    const Hdf5RunLog log(m->log_file, Hdf5RunLog::Mode::ReadOnly);
+    const Hdf5RunLog log = openRunLog(m->log_file);
     const std::string g = "/" + m->name;
     if (m->status != "finished" || !log.exists(g + "/test_translations") ||
         !log.exists(g + "/test_references"))
