@@ -81,11 +81,11 @@ TEST_F(LmDataParallel, TwoRanksTrainLikeOneProcessWithAllStreams) {
   runOnce("two", 2);
   recurlab::testing::expectEpochsNear(recurlab::testing::untimedEpochs(folder("one"), kGroup),
                                       recurlab::testing::untimedEpochs(folder("two"), kGroup),
-                                      1e-4);
+                                      2e-5);
   Hdf5RunLog one((fs::path(folder("one")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   Hdf5RunLog two((fs::path(folder("two")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   for (const char* metric : {"best_valid_nats", "test_nats"})
-    EXPECT_NEAR(two.doubleAttribute(kGroup, metric), one.doubleAttribute(kGroup, metric), 1e-4)
+    EXPECT_NEAR(two.doubleAttribute(kGroup, metric), one.doubleAttribute(kGroup, metric), 1e-5)
         << metric;
 }
 

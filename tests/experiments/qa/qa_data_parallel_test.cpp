@@ -84,7 +84,7 @@ TEST_F(QaDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
   runOnce("two", 2);
   recurlab::testing::expectEpochsNear(recurlab::testing::untimedEpochs(folder("one"), "/sru"),
                                       recurlab::testing::untimedEpochs(folder("two"), "/sru"),
-                                      1e-4);
+                                      2e-5);
   Hdf5RunLog one((fs::path(folder("one")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   Hdf5RunLog two((fs::path(folder("two")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   for (const char* metric : {"best_dev_em", "best_dev_f1"})
