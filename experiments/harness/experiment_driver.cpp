@@ -41,7 +41,9 @@ int runAsLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, Task&
 }
 
 int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Task& task) {
-  DataParallelGroup ranks(DataParallelOptions::fromEnvironment());
+  auto rank_options = DataParallelOptions::fromEnvironment();
+  rank_options.backend = dataParallelBackend(task.device());  // Gloo on the CPU, NCCL on CUDA
+  DataParallelGroup ranks(rank_options);
   const MachineInfo machine =
       spec.measure_machine ? collectMachineInfo(task.device()) : MachineInfo{};
   RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard,

@@ -17,6 +17,11 @@ KillAt& target() {
     KillAt t;
     const char* env = std::getenv("RECURLAB_KILL_AT");
     if (!env) return t;
+    const char* only_rank = std::getenv("RECURLAB_KILL_RANK");
+    if (only_rank != nullptr && *only_rank != '\0') {
+      const char* rank = std::getenv("RANK");
+      if (std::string(rank ? rank : "0") != only_rank) return t;
+    }
     const std::string s = env;
     const auto colon = s.rfind(':');
     t.point = s.substr(0, colon);

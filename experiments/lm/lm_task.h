@@ -27,6 +27,8 @@ class LmTask : public Task {
   // Loads the corpus (errors name the file; a missing file says to run scripts/get-data.sh).
   void checkData() override { corpus(); }
   const LmCorpus& corpus();
+  // The batch's streams are split across the ranks (lm_training.h).
+  bool dataParallel() const override { return true; }
 
   std::vector<Unit> units() const override { return units_; }
   nlohmann::json unitTemplate(const Unit& unit) const override;

@@ -10,6 +10,19 @@ namespace {
 struct LmBatch : TrainBatch {
   int64_t epoch = 0, index = 0;
   BpttSegment segment;
+
+  // Streams i*B/n .. (i+1)*B/n of the segment for data-parallel rank i of n: each rank
+  // carries the state of its own streams from segment to segment.
+  std::unique_ptr<TrainBatch> part(int i, int n) const override {
+    const int64_t b = segment.inputs.size(1), from = b * i / n, to = b * (i + 1) / n;
+    auto p = std::make_unique<LmBatch>();
+    p->epoch = epoch;
+    p->index = index;
+    p->segment = {segment.inputs.narrow(1, from, to - from),
+                  segment.targets.narrow(1, from, to - from)};
+    return p;
+  }
+  bool empty() const override { return segment.inputs.size(1) == 0; }
 };
 
 void flatten(const models::SequenceState& s, std::vector<torch::Tensor>& out) {
@@ -64,6 +77,12 @@ LmTrainingModuleImpl::LmTrainingModuleImpl(LanguageModel model)
                          torch::tensor({std::numeric_limits<double>::infinity(),
                                         std::numeric_limits<double>::quiet_NaN()},
                                        torch::kDouble));
+}
+
+std::vector<torch::Tensor> LmTrainingModuleImpl::carriedBuffers() const {
+  std::vector<torch::Tensor> own = state_;
+  own.push_back(position_);
+  return own;
 }
 
 models::SequenceState LmTrainingModuleImpl::carried(int64_t epoch, int64_t index) const {

@@ -8,6 +8,9 @@
 // and a run killed mid-epoch resumes with the state it had, bit for bit on CPU. A segment
 // reached any other way (no state for this position) starts from zero, like an epoch start.
 //
+// Data-parallel ranks split each segment's streams (rank r of n takes streams r*B/n ..
+// (r+1)*B/n) and carry their own streams' state; rank 0 evaluates.
+//
 // Evaluation: the whole valid text in `eval_batch` streams with the state carried; the test
 // text is evaluated whenever valid improves, so `test_nats_at_best` is the test loss at the
 // best valid epoch so far (also kept as buffers, for resume). Losses are mean nats per
@@ -35,6 +38,8 @@ class LmTrainingModuleImpl : public torch::nn::Module {
   // exactly this position, else empty (zeros).
   models::SequenceState carried(int64_t epoch, int64_t index) const;
   void carry(const models::SequenceState& state, int64_t epoch, int64_t next_index);
+  // The buffers of the carried state and its position.
+  std::vector<torch::Tensor> carriedBuffers() const;
   torch::Tensor best;  // [best valid nats, test nats at it]
 
  private:
@@ -60,6 +65,8 @@ class LmTraining : public TrainingModel {
   std::vector<double> evaluate() override;
   std::string selectionName() const override { return "valid_nats"; }
   bool higherIsBetter() const override { return false; }
+  // Data-parallel: each rank carries the state of its own streams (TrainBatch::part).
+  std::vector<torch::Tensor> rankLocalBuffers() override { return module_->carriedBuffers(); }
 
   LanguageModel& lm() { return module_->lm; }
 

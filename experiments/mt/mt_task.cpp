@@ -12,6 +12,7 @@
 #include "experiments/mt/mt_train_options.h"
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/search/seed_sequence.h"
+#include "experiments/training/data_parallel.h"
 #include "experiments/training/unit_training.h"
 #include "models/seq2seq/seq2seq_model.h"
 
@@ -182,6 +183,14 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   UnitResult r = unitResultOf(outcome);
   r.metrics["best_valid_bleu"] = bestMetric(outcome, "valid_bleu", 0.0);
   if (outcome.diverged) return r;
+  // Data-parallel: rank 0 alone averages its checkpoints, decodes the test set and writes the
+  // log; the other ranks wait for it, then go on to the next unit together.
+  DataParallelGroup* const ranks =
+      ctx.data_parallel != nullptr && ctx.data_parallel->active() ? ctx.data_parallel : nullptr;
+  if (ranks != nullptr && ranks->rank() > 0) {
+    ranks->waitForRankZero("final test of " + unit.label);
+    return r;
+  }
 
   // The final model: the average of the last k epochs' weights (fairseq's
   // average_checkpoints), else the last epoch's.
@@ -265,6 +274,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     }
     log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
   }
+  if (ranks != nullptr) ranks->waitForRankZero("final test of " + unit.label);
   return r;
 }
 

@@ -39,6 +39,8 @@ class MtTask : public Task {
   // Loads the corpora, trains the joint subword model into <run_folder>/subwords/joint.model
   // (or loads the one there) and encodes everything. Before the units.
   void prepare(const std::string& run_folder) override;
+  // Each token-count batch is split across the ranks by sentences (translation_training.h).
+  bool dataParallel() const override { return true; }
   const TranslationData& data() const { return data_; }
   const TranslationDataCounts& counts() const { return counts_; }
   const SubwordModel& subwords() const { return *subwords_; }

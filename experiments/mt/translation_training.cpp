@@ -15,6 +15,25 @@ namespace {
 
 struct TranslationTrainBatch : TrainBatch {
   TranslationBatch batch;
+
+  // Sentences i*B/n .. (i+1)*B/n (columns) for data-parallel rank i of n, padded to the whole
+  // batch's lengths. The Trainer weighs each rank's gradient of its mean token loss by its
+  // target tokens: the sum over the ranks is the gradient of the whole batch's summed loss,
+  // divided by its token count, as one process computes it.
+  std::unique_ptr<TrainBatch> part(int i, int n) const override {
+    const int64_t b = batch.source.size(1), from = b * i / n, to = b * (i + 1) / n;
+    auto p = std::make_unique<TranslationTrainBatch>();
+    auto columns = [&](const at::Tensor& t) { return t.narrow(1, from, to - from); };
+    p->batch.source = columns(batch.source);
+    p->batch.source_pad = columns(batch.source_pad);
+    p->batch.target_in = columns(batch.target_in);
+    p->batch.target_out = columns(batch.target_out);
+    p->batch.target_pad = columns(batch.target_pad);
+    p->batch.target_tokens = p->batch.target_pad.logical_not().sum().item<int64_t>();
+    p->batch.indices.assign(batch.indices.begin() + from, batch.indices.begin() + to);
+    return p;
+  }
+  bool empty() const override { return batch.source.size(1) == 0; }
 };
 
 }  // namespace

@@ -44,6 +44,8 @@ class QaTask : public Task {
   void prepare(const std::string& run_folder) override;
   // The root attribute "protocol" (official or offline).
   void describeRun(Hdf5RunLog& log) const override;
+  // Each batch's questions are split across the ranks (reader_training.h).
+  bool dataParallel() const override { return true; }
   const QaSplit& split() const { return split_; }
 
   std::vector<Unit> units() const override;

@@ -53,6 +53,21 @@ ReaderBatch makeReaderBatch(const std::vector<const QaExample*>& examples) {
   return b;
 }
 
+std::unique_ptr<TrainBatch> ReaderBatch::part(int i, int n) const {
+  const auto b = static_cast<int64_t>(examples.size()), from = b * i / n, to = b * (i + 1) / n;
+  auto p = std::make_unique<ReaderBatch>();
+  auto rows = [&](const at::Tensor& t) { return t.narrow(0, from, to - from); };
+  p->paragraph = rows(paragraph);
+  p->paragraph_pad = rows(paragraph_pad);
+  p->features = rows(features);
+  p->question = rows(question);
+  p->question_pad = rows(question_pad);
+  p->start = rows(start);
+  p->end = rows(end);
+  p->examples.assign(examples.begin() + from, examples.begin() + to);
+  return p;
+}
+
 std::map<std::string, std::string> predictAnswers(DocumentReader& model,
                                                   const std::vector<QaExample>& examples,
                                                   const SquadDataset& data, const QaTokens& tokens,

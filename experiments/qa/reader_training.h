@@ -24,6 +24,10 @@ namespace recurlab::experiments::qa {
 struct ReaderBatch : TrainBatch {
   at::Tensor paragraph, paragraph_pad, features, question, question_pad, start, end;
   std::vector<const QaExample*> examples;
+  // Questions i*B/n .. (i+1)*B/n (rows, padded to the whole batch's lengths) for
+  // data-parallel rank i of n.
+  std::unique_ptr<TrainBatch> part(int i, int n) const override;
+  bool empty() const override { return examples.empty(); }
 };
 
 // Pads examples into tensors (pads: id 0, mask true).

@@ -5,11 +5,18 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #endif
+// NCCL's process group: only in a build against a LibTorch with CUDA and NCCL (CMake's
+// RECURLAB_NCCL).
+#if defined(RECURLAB_WITH_GLOO) && defined(RECURLAB_WITH_NCCL)
+#define USE_C10D_NCCL 1
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 #include "experiments/training/data_parallel.h"
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -37,15 +44,83 @@ DataParallelOptions DataParallelOptions::fromEnvironment() {
   o.rank = intFromEnvironment("RANK", 0, 0, o.world_size - 1);
   o.master_port = intFromEnvironment("MASTER_PORT", o.master_port, 1, 65535);
   o.timeout_seconds = intFromEnvironment("RECURLAB_DP_TIMEOUT", 120, 1, 1 << 20);
+  o.rank_zero_timeout_seconds =
+      intFromEnvironment("RECURLAB_DP_RANK_ZERO_TIMEOUT", 24 * 3600, 1, 1 << 30);
   if (const char* addr = std::getenv("MASTER_ADDR"); addr != nullptr && *addr != '\0')
     o.master_addr = addr;
   return o;
 }
 
+std::string dataParallelBackend(const std::string& device) {
+  return device.rfind("cuda", 0) == 0 ? "nccl" : "gloo";
+}
+
+bool dataParallelBackendBuilt(const std::string& backend) {
 #ifdef RECURLAB_WITH_GLOO
+  if (backend == "gloo") return true;
+#endif
+#if defined(RECURLAB_WITH_GLOO) && defined(RECURLAB_WITH_NCCL)
+  if (backend == "nccl") return true;
+#endif
+  (void)backend;
+  return false;
+}
+
+namespace {
+
+// Before any socket opens: a backend this build lacks is a one-line error.
+void requireBackend(const DataParallelOptions& options) {
+  if (options.backend != "gloo" && options.backend != "nccl")
+    throw std::invalid_argument("data-parallel backend '" + options.backend +
+                                "': expected gloo or nccl");
+  if (dataParallelBackendBuilt(options.backend)) return;
+  if (options.backend == "nccl")
+    throw std::runtime_error(
+        "data-parallel training on a CUDA device needs NCCL, which this build's LibTorch does "
+        "not have (Debian's is CPU-only): build against a CUDA LibTorch (docs/gpu.md), or "
+        "train the ranks on the CPU with Gloo");
+  throw std::runtime_error("data-parallel training (WORLD_SIZE " +
+                           std::to_string(options.world_size) + ") needs c10d's Gloo backend: "
+                           "install libgloo-dev and rebuild recurlab");
+}
+
+}  // namespace
+
+#ifdef RECURLAB_WITH_GLOO
+namespace {
+
+// The three collectives used here, over Gloo's or NCCL's process group: their common base is
+// ProcessGroup in LibTorch 1.13 and Backend in 2.x, so neither is named.
+class Collectives {
+ public:
+  virtual ~Collectives() = default;
+  virtual c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors) = 0;
+  virtual c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors) = 0;
+  virtual c10::intrusive_ptr<c10d::Work> barrier() = 0;
+};
+
+template <class Group>
+class GroupCollectives : public Collectives {
+ public:
+  explicit GroupCollectives(c10::intrusive_ptr<Group> group) : group_(std::move(group)) {}
+  c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors) override {
+    return group_->broadcast(tensors, {});
+  }
+  c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors) override {
+    return group_->allreduce(tensors, {});
+  }
+  c10::intrusive_ptr<c10d::Work> barrier() override { return group_->barrier({}); }
+
+ private:
+  c10::intrusive_ptr<Group> group_;
+};
+
+}  // namespace
+
 struct DataParallelGroup::Impl {
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+  std::unique_ptr<Collectives> group;
+  torch::Device device = torch::kCPU;  // where the collectives' tensors live
 };
 
 namespace {
@@ -72,6 +147,7 @@ void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what, int ra
 
 DataParallelGroup::DataParallelGroup(const DataParallelOptions& options) : options_(options) {
   if (!active()) return;
+  requireBackend(options);
   const auto timeout = std::chrono::milliseconds(
       static_cast<int64_t>(options.timeout_seconds * 1000));
   impl_ = std::make_unique<Impl>();
@@ -83,11 +159,24 @@ DataParallelGroup::DataParallelGroup(const DataParallelOptions& options) : optio
     store.waitWorkers = true;
     store.timeout = timeout;
     impl_->store = c10::make_intrusive<c10d::TCPStore>(options.master_addr, store);
-    auto gloo = c10d::ProcessGroupGloo::Options::create(timeout);
-    gloo->devices.push_back(
-        c10d::ProcessGroupGloo::createDeviceForHostname(options.master_addr));
-    impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
-        impl_->store, options.rank, options.world_size, gloo);
+#ifdef USE_C10D_NCCL
+    if (options.backend == "nccl") {
+      auto nccl = c10d::ProcessGroupNCCL::Options::create();
+      nccl->timeout = timeout;
+      impl_->device = torch::Device(torch::kCUDA, c10::cuda::current_device());
+      impl_->group = std::make_unique<GroupCollectives<c10d::ProcessGroupNCCL>>(
+          c10::make_intrusive<c10d::ProcessGroupNCCL>(impl_->store, options.rank,
+                                                      options.world_size, nccl));
+    }
+#endif
+    if (options.backend == "gloo") {
+      auto gloo = c10d::ProcessGroupGloo::Options::create(timeout);
+      gloo->devices.push_back(
+          c10d::ProcessGroupGloo::createDeviceForHostname(options.master_addr));
+      impl_->group = std::make_unique<GroupCollectives<c10d::ProcessGroupGloo>>(
+          c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, options.rank,
+                                                      options.world_size, gloo));
+    }
   } catch (const std::exception& e) {
     throw std::runtime_error("data-parallel rendezvous of rank " + std::to_string(options.rank) +
                              " of " + std::to_string(options.world_size) + " at " +
@@ -98,15 +187,22 @@ DataParallelGroup::DataParallelGroup(const DataParallelOptions& options) : optio
 
 DataParallelGroup::~DataParallelGroup() = default;
 
-void DataParallelGroup::broadcastFromRankZero(torch::nn::Module& module) {
+void DataParallelGroup::broadcastFromRankZero(torch::nn::Module& module,
+                                              const std::vector<at::Tensor>& rank_local) {
   if (!active()) return;
   torch::NoGradGuard no_grad;
+  auto own = [&](const at::Tensor& t) {
+    return std::any_of(rank_local.begin(), rank_local.end(), [&](const at::Tensor& r) {
+      return r.unsafeGetTensorImpl() == t.unsafeGetTensorImpl();
+    });
+  };
   std::vector<at::Tensor> tensors;
   for (const auto& p : module.parameters()) tensors.push_back(p);
-  for (const auto& b : module.buffers()) tensors.push_back(b);
+  for (const auto& b : module.buffers())
+    if (!own(b)) tensors.push_back(b);
   for (auto& t : tensors) {
     std::vector<at::Tensor> one{t.is_contiguous() ? t : t.contiguous()};
-    finish(impl_->group->broadcast(one, {}), "broadcast of the initial weights", rank(),
+    finish(impl_->group->broadcast(one), "broadcast of the initial weights", rank(),
            worldSize());
     if (!t.is_contiguous()) t.copy_(one[0]);
   }
@@ -141,7 +237,7 @@ int64_t DataParallelGroup::averageGradients(const std::vector<at::Tensor>& param
     std::vector<at::Tensor> flat_parts;
     for (size_t i = start; i < end; ++i) flat_parts.push_back(grads[i].reshape({-1}));
     std::vector<at::Tensor> flat{torch::cat(flat_parts).mul_(weight)};
-    finish(impl_->group->allreduce(flat, {}), "all-reduce of the gradients", rank(), worldSize());
+    finish(impl_->group->allreduce(flat), "all-reduce of the gradients", rank(), worldSize());
     flat[0].div_(total[0]);
     int64_t offset = 0;
     for (size_t i = start; i < end; ++i) {
@@ -157,24 +253,46 @@ int64_t DataParallelGroup::averageGradients(const std::vector<at::Tensor>& param
 
 void DataParallelGroup::sum(std::vector<double>& values) {
   if (!active() || values.empty()) return;
-  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble)};
-  finish(impl_->group->allreduce(t, {}), "all-reduce of the step's statistics", rank(),
+  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble).to(impl_->device)};
+  finish(impl_->group->allreduce(t), "all-reduce of the step's statistics", rank(),
          worldSize());
+  t[0] = t[0].cpu();
   const double* d = t[0].data_ptr<double>();
   for (size_t i = 0; i < values.size(); ++i) values[i] = d[i];
 }
 
 void DataParallelGroup::broadcast(std::vector<double>& values) {
   if (!active() || values.empty()) return;
-  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble)};
-  finish(impl_->group->broadcast(t, {}), "broadcast of the evaluation", rank(), worldSize());
+  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble).to(impl_->device)};
+  finish(impl_->group->broadcast(t), "broadcast of the evaluation", rank(), worldSize());
+  t[0] = t[0].cpu();
   const double* d = t[0].data_ptr<double>();
   for (size_t i = 0; i < values.size(); ++i) values[i] = d[i];
 }
 
 void DataParallelGroup::barrier() {
   if (!active()) return;
-  finish(impl_->group->barrier({}), "barrier", rank(), worldSize());
+  finish(impl_->group->barrier(), "barrier", rank(), worldSize());
+}
+
+// A key in rank 0's store per call: rank 0 sets it, the others wait for it. The store's
+// server lives in rank 0, so a rank 0 that dies closes the connection and ends the wait.
+void DataParallelGroup::waitForRankZero(const std::string& what) {
+  if (!active()) return;
+  const std::string key = "recurlab/rank-zero-done/" + std::to_string(rank_zero_waits_++);
+  try {
+    if (rank() == 0) {
+      impl_->store->set(key, std::vector<uint8_t>{1});
+    } else {
+      impl_->store->wait({key}, std::chrono::milliseconds(static_cast<int64_t>(
+                                    options_.rank_zero_timeout_seconds * 1000)));
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error("data-parallel rank " + std::to_string(rank()) + " of " +
+                             std::to_string(worldSize()) + " waiting for rank 0's " + what +
+                             " failed (rank 0 died, or took longer than "
+                             "RECURLAB_DP_RANK_ZERO_TIMEOUT): " + messageOf(e));
+  }
 }
 
 #else  // no Gloo headers at build time: world size 1 only
@@ -182,17 +300,15 @@ void DataParallelGroup::barrier() {
 struct DataParallelGroup::Impl {};
 
 DataParallelGroup::DataParallelGroup(const DataParallelOptions& options) : options_(options) {
-  if (active())
-    throw std::runtime_error("data-parallel training (WORLD_SIZE " +
-                             std::to_string(options.world_size) + ") needs c10d's Gloo backend: "
-                             "install libgloo-dev and rebuild recurlab");
+  if (active()) requireBackend(options);
 }
 DataParallelGroup::~DataParallelGroup() = default;
-void DataParallelGroup::broadcastFromRankZero(torch::nn::Module&) {}
+void DataParallelGroup::broadcastFromRankZero(torch::nn::Module&, const std::vector<at::Tensor>&) {}
 int64_t DataParallelGroup::averageGradients(const std::vector<at::Tensor>&, double) { return 0; }
 void DataParallelGroup::sum(std::vector<double>&) {}
 void DataParallelGroup::broadcast(std::vector<double>&) {}
 void DataParallelGroup::barrier() {}
+void DataParallelGroup::waitForRankZero(const std::string&) {}
 
 #endif
 

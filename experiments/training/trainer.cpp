@@ -243,7 +243,7 @@ void Trainer::agreeWithRankZero() {
         " batch " + std::to_string(static_cast<int64_t>(rank_zero[1])) +
         ": the ranks' checkpoints differ (delete the unit's checkpoints of every rank to "
         "restart it)");
-  dp_->broadcastFromRankZero(model_.module());
+  dp_->broadcastFromRankZero(model_.module(), model_.rankLocalBuffers());
   // Rank 0 keeps the seed's stream (world size 1 = one process, bit for bit); the others
   // draw their own dropout masks.
   if (!s.outcome.resumed && dp_->rank() > 0)
@@ -323,7 +323,7 @@ bool Trainer::trainStep() {
                             std::to_string(s.epoch) + ", batch " + std::to_string(s.batch + 1);
     return false;
   }
-  {
+  if (f.output.loss.defined()) {
     auto timing = m.backward_seconds.measure();
     (group_size > 1 ? f.output.loss / static_cast<double>(group_size) : f.output.loss).backward();
   }
@@ -343,12 +343,13 @@ bool Trainer::trainStep() {
 Trainer::BatchForward Trainer::forwardBatch(const TrainBatch& batch) {
   auto timing = state_.meters.forward_seconds.measure();
   BatchForward f;
-  f.output = model_.forward(batch);
-  f.loss = f.output.loss.item<double>();
+  if (!batch.empty()) f.output = model_.forward(batch);  // empty: a rank's part, nothing to do
+  f.loss = f.output.loss.defined() ? f.output.loss.item<double>() : 0.0;
   f.examples = static_cast<double>(f.output.examples);
   f.tallies.assign(f.output.tallies.begin(), f.output.tallies.end());
   step_examples_ += f.examples;
   if (!dp_) return f;
+  f.tallies.resize(state_.meters.tallies.size(), 0.0);  // the same length on every rank
   std::vector<double> stats{f.loss * f.examples, f.examples};
   stats.insert(stats.end(), f.tallies.begin(), f.tallies.end());
   dp_->sum(stats);
@@ -395,6 +396,7 @@ std::vector<double> Trainer::evaluate() {
   std::vector<double> evals;
   if (!dp_ || dp_->rank() == 0) evals = model_.evaluate();
   if (dp_) {
+    dp_->waitForRankZero("evaluation");
     evals.resize(eval_names_.size(), 0.0);
     dp_->broadcast(evals);
   }

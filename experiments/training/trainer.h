@@ -33,6 +33,9 @@ struct TrainBatch {
   // data-parallel ranks (experiments/training/data_parallel.h). A batch that cannot be split
   // keeps this default, which refuses with an error.
   virtual std::unique_ptr<TrainBatch> part(int index, int count) const;
+  // A part with no examples (a batch smaller than the ranks): the rank skips its forward and
+  // backward, and contributes zero gradients with weight zero.
+  virtual bool empty() const { return false; }
 };
 
 struct StepOutput {
@@ -59,6 +62,9 @@ class TrainingModel {
   // The evaluation metric that selects the best epoch and drives early stopping.
   virtual std::string selectionName() const = 0;
   virtual bool higherIsBetter() const { return true; }
+  // Buffers of module() that are each data-parallel rank's own (state carried over its own
+  // part of the batch): not replaced by rank 0's when the ranks start or resume.
+  virtual std::vector<torch::Tensor> rankLocalBuffers() { return {}; }
 };
 
 struct EpochTimes {
@@ -88,7 +94,8 @@ struct TrainerContext {
   std::function<void(const std::string& line, double done)> progress;
   // Data-parallel ranks (null or world size 1: this process alone). Every rank runs train()
   // with its own context (rank 0's log and checkpoints are the run's); batches are split with
-  // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast.
+  // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast
+  // (the other ranks wait for it without the collective timeout).
   DataParallelGroup* data_parallel = nullptr;
 };
 

@@ -122,6 +122,26 @@ TEST(DataParallel, WorldOfOneIsThisProcessAlone) {
   EXPECT_TRUE(torch::equal(p.grad(), torch::full({3}, 2.0)));
 }
 
+TEST(DataParallel, BackendFollowsTheDeviceAndAMissingOneIsAOneLineError) {
+  EXPECT_EQ(dataParallelBackend("cpu"), "gloo");
+  EXPECT_EQ(dataParallelBackend("cuda"), "nccl");
+  EXPECT_EQ(dataParallelBackend("cuda:1"), "nccl");
+  if (dataParallelBackendBuilt("nccl")) GTEST_SKIP() << "this LibTorch has NCCL";
+  DataParallelOptions o;
+  o.world_size = 2;
+  o.backend = "nccl";
+  o.master_port = freeLoopbackPort();
+  o.timeout_seconds = 1;  // were a rendezvous tried, it would end soon
+  try {
+    DataParallelGroup group(o);
+    ADD_FAILURE() << "an NCCL group was created without NCCL";
+  } catch (const std::runtime_error& e) {
+    const std::string said = e.what();
+    EXPECT_NE(said.find("needs NCCL"), std::string::npos) << said;
+    EXPECT_EQ(said.find('\n'), std::string::npos) << said;
+  }
+}
+
 TEST(DataParallel, MalformedEnvironmentNamesTheVariable) {
   setenv("WORLD_SIZE", "two", 1);
   try {

@@ -1,0 +1,75 @@
+#include "tests/experiments/harness/data_parallel_runs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/log/hdf5_run_log.h"
+#include "tests/support/child_process.h"
+
+namespace recurlab::testing {
+
+std::string fileText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+UntimedEpochs untimedEpochs(const std::string& folder, const std::string& group) {
+  experiments::Hdf5RunLog log((std::filesystem::path(folder) / "log.h5").string(),
+                              experiments::Hdf5RunLog::Mode::ReadOnly);
+  const auto table = log.readTable(group + "/epochs");
+  UntimedEpochs kept;
+  std::vector<size_t> columns;
+  for (size_t j = 0; j < table.columns.size(); ++j)
+    if (table.columns[j].find("second") == std::string::npos) {
+      columns.push_back(j);
+      kept.columns.push_back(table.columns[j]);
+    }
+  for (const auto& row : table.rows) {
+    kept.rows.emplace_back();
+    for (size_t j : columns) kept.rows.back().push_back(row[j]);
+  }
+  return kept;
+}
+
+void expectEpochsNear(const UntimedEpochs& one_process, const UntimedEpochs& two_ranks,
+                      double tolerance) {
+  ASSERT_EQ(one_process.columns, two_ranks.columns);
+  ASSERT_EQ(one_process.rows.size(), two_ranks.rows.size());
+  ASSERT_FALSE(one_process.rows.empty());
+  for (size_t i = 0; i < one_process.rows.size(); ++i)
+    for (size_t j = 0; j < one_process.columns.size(); ++j) {
+      const double a = one_process.rows[i][j], b = two_ranks.rows[i][j];
+      EXPECT_LE(std::abs(a - b), tolerance * (1 + std::abs(a)))
+          << one_process.columns[j] << " of epoch " << i + 1 << ": one process " << a
+          << ", two ranks " << b;
+    }
+}
+
+void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::string> args,
+                                  const std::string& kill_at, const std::string& output_file,
+                                  int limit_ms) {
+  for (const char* a : {"--nproc-per-node", "2"}) args.push_back(a);
+  setenv("RECURLAB_KILL_RANK", "1", 1);  // inherited by the launcher and its ranks
+  const auto r = runChild(program, args, kill_at, limit_ms, output_file);
+  unsetenv("RECURLAB_KILL_RANK");
+  const std::string said = fileText(output_file);
+  ASSERT_FALSE(r.killed) << "still running " << limit_ms / 1000 << " s after rank 1 was killed "
+                         << "at " << kill_at << ": " << said;
+  EXPECT_EQ(r.exit_code, 2) << said;
+  EXPECT_NE(said.find("--nproc-per-node: rank 1 was killed by signal 9"), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("--nproc-per-node: rank 0 exited with status 2"), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("failed on rank 0 of 2 (another rank died"), std::string::npos) << said;
+  EXPECT_EQ(said.find("frame #"), std::string::npos) << "a backtrace instead of a message: "
+                                                     << said;
+}
+
+}  // namespace recurlab::testing

@@ -1,0 +1,136 @@
+// recurlab_mt on two data-parallel Gloo ranks (each takes half of every token-count batch's
+// sentences, gradients weighed by target tokens): the epochs and the final beam test of one
+// process with the same batches, to float tolerance; rank 1 killed mid-epoch ends rank 0 with
+// an error, and the run started again resumes to the uninterrupted two-rank result.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/log/hdf5_run_log.h"
+#include "experiments/mt/parallel_corpus.h"
+#include "experiments/mt/subword_model.h"
+#include "tests/experiments/harness/data_parallel_runs.h"
+#include "tests/experiments/harness/run_log_summary.h"
+#include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::fileText;
+using recurlab::testing::runChild;
+
+const std::string kMulti30k = "../shared/data/multi30k";
+
+// A 1-layer Transformer of width 16 without dropout (rank 1 would draw other masks), 2 epochs
+// of 32 token-count batches (about 5 sentences each) over 160 pairs, checkpoints every 2
+// steps, greedy validation, beam test of the last 2 epochs' average.
+nlohmann::json mtConfig() {
+  return nlohmann::json::parse(R"({
+    "experiment": "mt", "seed": 3,
+    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
+             "test": ["test.en", "test.de"], "max_length": 60},
+    "subwords": {"type": "bpe", "vocabulary_size": 300},
+    "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
+              "beta2": 0.998, "max_tokens": 200, "label_smoothing": 0.1,
+              "checkpoint_every_steps": 2},
+    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0,
+               "test_every_epoch": "none", "batch_sentences": 4},
+    "models": {"tiny": {"model": "transformer",
+                        "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
+                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.0}}}
+  })");
+}
+
+class MtDataParallel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+    if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    ASSERT_TRUE(fs::exists(program())) << program() << " is not built";
+    if (tmp_ != nullptr) return;
+    tmp_ = new recurlab::testing::TempRoot("recurlab_mt_dp");
+    const fs::path data = tmp_->root / "data";
+    fs::create_directories(data);
+    for (const char* lang : {"en", "de"}) {  // Multi30k valid lines: 160 train, 20 valid, 10 test
+      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
+      auto write = [&](const std::string& name, size_t from, size_t to) {
+        std::ofstream out(data / (name + "." + lang));
+        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
+      };
+      write("train", 0, 160);
+      write("valid", 160, 180);
+      write("test", 180, 190);
+    }
+    std::ofstream(tmp_->root / "config.json") << mtConfig().dump();
+  }
+  static void TearDownTestSuite() {
+    delete tmp_;
+    tmp_ = nullptr;
+  }
+  static std::string program() { return recurlab::testing::siblingBinary("recurlab_mt"); }
+  static std::string folder(const std::string& out) { return (tmp_->root / out).string(); }
+  static std::string output(const std::string& out) {
+    return (tmp_->root / (out + ".txt")).string();
+  }
+  static std::vector<std::string> args(const std::string& out, int ranks) {
+    std::vector<std::string> a{"--config",  (tmp_->root / "config.json").string(),
+                               "--data-dir", (tmp_->root / "data").string(),
+                               "--out",      folder(out),
+                               "--threads",  "1"};
+    if (ranks > 1)
+      for (const std::string& x : {std::string("--nproc-per-node"), std::to_string(ranks)})
+        a.push_back(x);
+    return a;
+  }
+  // The uninterrupted run into `out` on `ranks` processes, once per test program.
+  static void runOnce(const std::string& out, int ranks) {
+    if (fs::exists(fs::path(folder(out)) / "summary.json")) return;
+    const auto r = runChild(program(), args(out, ranks), "", -1, output(out));
+    ASSERT_EQ(r.exit_code, 0) << fileText(output(out));
+  }
+  static inline recurlab::testing::TempRoot* tmp_ = nullptr;
+};
+
+TEST_F(MtDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
+  runOnce("one", 1);
+  runOnce("two", 2);
+  recurlab::testing::expectEpochsNear(recurlab::testing::untimedEpochs(folder("one"), "/tiny"),
+                                      recurlab::testing::untimedEpochs(folder("two"), "/tiny"),
+                                      2e-5);
+  // Rank 0 alone averaged the last two epochs and decoded the test set with beam search.
+  Hdf5RunLog one((fs::path(folder("one")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  Hdf5RunLog two((fs::path(folder("two")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_EQ(two.intAttribute("/tiny", "checkpoints_averaged"), 2);
+  EXPECT_NEAR(two.doubleAttribute("/tiny", "final_valid_nll"),
+              one.doubleAttribute("/tiny", "final_valid_nll"), 1e-4);
+  EXPECT_NEAR(two.doubleAttribute("/tiny", "test_bleu"), one.doubleAttribute("/tiny", "test_bleu"),
+              1e-6);
+  EXPECT_EQ(two.readText("/tiny/test_translations"), one.readText("/tiny/test_translations"));
+  // Rank 1 kept its own log, without the final test.
+  Hdf5RunLog rank1((fs::path(folder("two")) / "ranks" / "rank-1" / "log.h5").string(),
+                   Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_FALSE(rank1.attribute("/tiny", "test_bleu"));
+}
+
+TEST_F(MtDataParallel, KilledRankEndsTheOtherAndTheRunResumes) {
+  runOnce("two", 2);
+  // Rank 1 dies at step 3 of epoch 1, after the checkpoint of step 2.
+  recurlab::testing::expectKilledRankEndsTheOther(program(), args("killed", 1), "train-step:3",
+                                                  output("killed"));
+  const auto r = runChild(program(), args("killed", 2), "", 300000, output("resumed"));
+  ASSERT_FALSE(r.killed) << "the resumed run hung: " << fileText(output("resumed"));
+  ASSERT_EQ(r.exit_code, 0) << fileText(output("resumed"));
+  EXPECT_EQ(recurlab::testing::finishedUnits(folder("killed")),
+            recurlab::testing::finishedUnits(folder("two")));
+  EXPECT_EQ(recurlab::testing::resumedUnits(folder("killed")).at("/tiny"), 1);
+  Hdf5RunLog killed((fs::path(folder("killed")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  Hdf5RunLog two((fs::path(folder("two")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_EQ(killed.readText("/tiny/test_translations"), two.readText("/tiny/test_translations"));
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
