@@ -17,6 +17,7 @@
 #include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
 #include "experiments/mt/translate_command.h"
+#include "experiments/mt/translation_training.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
@@ -41,6 +42,8 @@ struct TrainedMt {
   recurlab::testing::TempRoot temp{"recurlab_mt_translate"};
   std::string model_dir, test_sources_file;
   std::vector<std::string> test_sources, test_translations;
+  double final_valid_nll = 0;
+  int64_t unit_seed = 0;
 
   TrainedMt() {
     const fs::path& root = temp.root;
@@ -82,6 +85,8 @@ struct TrainedMt {
     runTask(task, run, options);
     test_sources = linesOf(run.log().readText("/tiny/test_sources"));
     test_translations = linesOf(run.log().readText("/tiny/test_translations"));
+    final_valid_nll = run.log().doubleAttribute("/tiny", "final_valid_nll");
+    unit_seed = run.log().intAttribute("/tiny", "seed");
     run.finish();
     model_dir = (root / "run" / "models" / "tiny").string();
   }
@@ -112,6 +117,19 @@ TEST(MtTranslate, KeptModelTranslatesTheTestSetAsTheRunDid) {
   const auto one = translateLines(model, t.test_sources, model.decode);
   ASSERT_EQ(one.size(), t.test_translations.size());
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].front().second, t.test_translations[i]) << i;
+  // The weights are the averaged model's: the valid NLL the run measured with it after
+  // averaging (the same batches), which a single epoch's weights do not reach.
+  TranslationData valid;
+  valid.ids = model.ids;
+  const auto corpus = loadParallelCorpus((t.temp.root / "data" / "valid.en").string(),
+                                         (t.temp.root / "data" / "valid.de").string(), EmptyLinePolicy::Skip);
+  for (const auto& p : corpus.pairs)
+    valid.valid.push_back({model.subwords->encode(p.source), model.subwords->encode(p.target)});
+  valid.train = valid.valid;
+  TranslationTrainingOptions nll_options;
+  nll_options.max_tokens = 600;
+  TranslationTraining nll(model.model, valid, *model.subwords, nll_options, static_cast<uint64_t>(t.unit_seed));
+  EXPECT_NEAR(nll.meanNll(valid.valid), t.final_valid_nll, 1e-9 * t.final_valid_nll);
   auto options = model.decode;
   options.nbest = 3;
   const auto three = translateLines(model, t.test_sources, options);
