@@ -1,5 +1,6 @@
 #include "experiments/classification/classification_config.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/json_options.h"
@@ -32,11 +33,45 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
   j.getString("experiment", "classification", {"classification"});
   j.getString("description", "");
   c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
   c.cv_folds = j.getInt("cv_folds", c.cv_folds, 2, 100);
   c.folds = j.getInt("folds", c.folds, 1, c.cv_folds);
   c.trials = j.getInt("trials", c.trials, 1, 10000);
   c.seeds = j.getInt("seeds", c.seeds, 1, 1000);
   c.embeddings = j.getString("embeddings", "");
+
+  if (json.contains("own_datasets")) {
+    const auto& own = json.at("own_datasets");
+    const std::string expected = "an object of name -> {\"files\": [1 to 3 files], \"classes\": K}";
+    if (!own.is_object())
+      throw std::invalid_argument("classification config: key 'own_datasets' = " + own.dump() +
+                                  " is invalid; expected " + expected);
+    for (auto it = own.begin(); it != own.end(); ++it) {
+      const std::string at = "classification config: own_datasets." + it.key();
+      const auto known = classificationDatasetNames();
+      if (std::find(known.begin(), known.end(), it.key()) != known.end())
+        throw std::invalid_argument(at + ": the name of a known benchmark; choose another");
+      JsonOptions d(it.value(), at);
+      ClassificationDatasetSpec spec;
+      spec.name = it.key();
+      spec.num_classes = static_cast<int>(d.getInt("classes", 0, 2, 100000));
+      const auto files = d.getJson("files", nlohmann::json());
+      d.finish();
+      if (spec.num_classes < 2)
+        throw std::invalid_argument(at + ": key 'classes' (the label count K >= 2) is missing");
+      if (!files.is_array() || files.empty() || files.size() > 3)
+        throw std::invalid_argument(at + ": key 'files' = " + files.dump() + " is invalid; expected " +
+                                    "[all] (cross-validation), [train, test] or [train, dev, test]");
+      for (const auto& f : files) {
+        if (!f.is_string()) throw std::invalid_argument(at + ": key 'files' holds " + f.dump() + "; expected paths");
+        spec.files.push_back(f.get<std::string>());
+      }
+      spec.cross_validation = files.size() == 1;
+      spec.given_dev = files.size() == 3;
+      c.own_datasets.push_back(spec);
+    }
+  }
+  j.getJson("own_datasets", nullptr);  // checked above
 
   const auto all = classificationDatasetNames();
   if (json.contains("datasets")) {
@@ -49,7 +84,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
       if (!name.is_string())
         throw std::invalid_argument("classification config: key 'datasets' entry " + name.dump() +
                                     " is invalid; expected " + expected);
-      classificationDataset(name.get<std::string>());  // throws naming the accepted names
+      c.datasetSpec(name.get<std::string>());  // throws naming the accepted names
       c.datasets.push_back(name.get<std::string>());
     }
   } else {
@@ -115,6 +150,12 @@ const ClassificationModelSpec& ClassificationConfig::model(const std::string& na
 nlohmann::json ClassificationConfig::unitTemplate(const ClassificationModelSpec& m) const {
   return {{"encoder", m.encoder}, {"pooling", m.pooling}, {"config", m.config},
           {"train", withOverrides(train, m.train)}};
+}
+
+const ClassificationDatasetSpec& ClassificationConfig::datasetSpec(const std::string& name) const {
+  for (const auto& s : own_datasets)
+    if (s.name == name) return s;
+  return classificationDataset(name);
 }
 
 }  // namespace recurlab::experiments

@@ -2,13 +2,15 @@
 // The classification experiment's config (configs/classification/*.json), checked in full
 // before any work: unknown keys, wrong types, out-of-range values and malformed search spaces
 // are errors naming the key. Values inside "train" and each model's "config"/"train" may be
-// search spaces (experiments/search/search_space.h).
+// search spaces (experiments/search/search_space.h). `datasets` may name the user's own labelled
+// files declared under `own_datasets`.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "experiments/data/classification_datasets.h"
 #include "experiments/data/labeled_sentences.h"
 
 namespace recurlab::experiments {
@@ -23,6 +25,7 @@ struct ClassificationModelSpec {
 
 struct ClassificationConfig {
   int64_t seed = 1;
+  std::string keep_model = "best";  // best | last | none (experiments/kept_model/)
   std::vector<std::string> datasets;
   std::vector<ClassificationModelSpec> models;
   int64_t cv_folds = 10;   // folds of the cross-validation sets
@@ -35,7 +38,14 @@ struct ClassificationConfig {
   double dev_fraction = 0.1;
   int64_t split_seed = 1;  // fixes fold membership and dev hold-outs
 
+  // A user's own labelled files (key own_datasets: name -> {"files": [...], "classes": K}):
+  // one file is split into cv_folds folds, two are train and test (dev held out), three are
+  // train, dev and test; every line `LABEL tokens...`, labels 0..K-1.
+  std::vector<ClassificationDatasetSpec> own_datasets;
+
   static ClassificationConfig fromJson(const nlohmann::json& config);
+  // The dataset `name` names: one of own_datasets, else a known benchmark.
+  const ClassificationDatasetSpec& datasetSpec(const std::string& name) const;
 
   const ClassificationModelSpec& model(const std::string& name) const;
   // {"encoder": ..., "pooling": ..., "config": {...}, "train": {...}} with the model's train overrides applied;

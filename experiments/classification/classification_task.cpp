@@ -10,6 +10,8 @@
 #include "experiments/classification/classification_train_options.h"
 #include "experiments/classification/classifier_embeddings.h"
 #include "experiments/classification/classifier_training.h"
+#include "experiments/classification/classify_command.h"
+#include "experiments/kept_model/kept_model.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/unit_training.h"
 #include "models/registry.h"
@@ -33,7 +35,7 @@ ClassificationTask::ClassificationTask(ClassificationConfig config, std::string 
                d + "/" + m.name, t, "train/" + d + "/" + m.name + "/trial/" + std::to_string(t)},
               {d, m.name, t, 0, 0});
   for (const auto& d : c.datasets) {
-    const int64_t folds = classificationDataset(d).cross_validation ? c.folds : 1;
+    const int64_t folds = c.datasetSpec(d).cross_validation ? c.folds : 1;
     for (const auto& m : c.models)
       for (int64_t f = 0; f < folds; ++f)
         for (int64_t s = 0; s < c.seeds; ++s) {
@@ -65,7 +67,7 @@ std::string ClassificationTask::describe() const {
 
 void ClassificationTask::checkData() {
   for (const auto& d : config_.datasets)
-    checkClassificationDatasetPresent(data_dir_, classificationDataset(d));
+    checkClassificationDatasetPresent(data_dir_, config_.datasetSpec(d));
   for (const auto& d : config_.datasets) data(d);
   if (!config_.embeddings.empty() && !std::filesystem::is_regular_file(config_.embeddings))
     throw std::runtime_error("embeddings: " + config_.embeddings +
@@ -75,7 +77,7 @@ void ClassificationTask::checkData() {
 const ClassificationData& ClassificationTask::data(const std::string& dataset) {
   auto it = data_.find(dataset);
   if (it != data_.end()) return it->second;
-  auto loaded = loadClassificationData(data_dir_, dataset, config_.empty_sentences);
+  auto loaded = loadClassificationData(data_dir_, config_.datasetSpec(dataset), config_.empty_sentences);
   for (const auto& w : loaded.warnings) std::cerr << "warning: " << w << "\n";
   return data_.emplace(dataset, std::move(loaded)).first->second;
 }
@@ -178,6 +180,37 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.metrics["step_seconds"] = outcome.times.step;
   r.metrics["eval_seconds"] = outcome.times.evaluation;
   r.metrics["checkpoint_seconds"] = outcome.times.checkpoint;
+  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
+    // The best dev epoch's weights (those the test accuracy came from), or the last epoch's.
+    const auto keep = keepModelNamed(config_.keep_model);
+    KeptModelSpec kept;
+    kept.task = "classification";
+    kept.model = u.model;
+    kept.unit = g;
+    kept.weights = keep;
+    kept.metric = "test_acc";
+    kept.value = r.metrics["test_acc"];
+    kept.epoch = outcome.best_epoch;
+    if (keep == KeepModel::Last) {
+      kept.metric = "dev_acc";
+      kept.value = log.readTable(g + "/epochs").column("dev_acc").back();
+      kept.epoch = outcome.epochs;
+    }
+    kept.config = {{"encoder", unit_json.at("encoder")},
+                   {"config", unit_json.at("config")},
+                   {"pooling", unit_json.value("pooling", "auto")},
+                   {"embed_dim", embedding.dim},
+                   {"classes", split.num_classes},
+                   {"vocabulary", embedding.vocabulary.size()},
+                   {"batch_size", head_options.batch_size},
+                   {"dataset", u.dataset}};
+    kept.files.push_back({kClassifierVocabularyFile, [&](const std::string& path) {
+                            writeVocabularyFile(embedding.vocabulary, path);
+                          }});
+    selectKeptWeights(keep, ctx.checkpoints, training.module());
+    kept.module = model.get();
+    writeKeptModel(ctx.model_dir, kept);
+  }
   return r;
 }
 

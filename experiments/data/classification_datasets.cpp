@@ -56,8 +56,14 @@ void checkClassificationDatasetPresent(const std::string& data_dir,
 
 ClassificationData loadClassificationData(const std::string& data_dir, const std::string& name,
                                           EmptySentencePolicy empty) {
+  return loadClassificationData(data_dir, classificationDataset(name), empty);
+}
+
+ClassificationData loadClassificationData(const std::string& data_dir,
+                                          const ClassificationDatasetSpec& spec,
+                                          EmptySentencePolicy empty) {
   ClassificationData data;
-  data.spec = classificationDataset(name);
+  data.spec = spec;
   data.num_classes = data.spec.num_classes;
   checkClassificationDatasetPresent(data_dir, data.spec);
   const auto paths = classificationDatasetPaths(data_dir, data.spec);

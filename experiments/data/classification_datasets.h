@@ -39,6 +39,11 @@ void checkClassificationDatasetPresent(const std::string& data_dir,
                                        const ClassificationDatasetSpec& spec);
 ClassificationData loadClassificationData(const std::string& data_dir, const std::string& name,
                                           EmptySentencePolicy empty = EmptySentencePolicy::Skip);
+// The same for any spec, e.g. a user's own labelled files (files relative to
+// <data_dir>/classification, or absolute).
+ClassificationData loadClassificationData(const std::string& data_dir,
+                                          const ClassificationDatasetSpec& spec,
+                                          EmptySentencePolicy empty = EmptySentencePolicy::Skip);
 
 struct ClassificationSplit {
   std::vector<LabeledSentence> train, dev, test;

@@ -1,5 +1,6 @@
 // recurlab_classification (`make exp-classification`): Lei et al. (2018), §4.1 and App. B.1.
 #include "experiments/classification/classification_task.h"
+#include "experiments/classification/classify_command.h"
 #include "experiments/harness/experiment_driver.h"
 #include "models/registry.h"
 
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
       "seeds). Kill it and run the same command (same --run-id) to resume, inside a unit from its last\n"
       "checkpoint; --shard i/n splits the units across processes (docs/classification.md).",
       "configs/classification/quick.json", recurlab::models::encoderListing};
+  spec.commands = {classifyCommand()};
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<ClassificationTask>(ClassificationConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -1,5 +1,6 @@
 // recurlab_lm (`make exp-lm`): Lei et al. (2018), App. B.4; Peng et al. (2018), App. E.2.
 #include "experiments/harness/experiment_driver.h"
+#include "experiments/lm/lm_commands.h"
 #include "experiments/lm/lm_task.h"
 #include "models/registry.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
       "Kill it and run the same command (same --run-id) to resume, inside an epoch (docs/lm.md).",
       "configs/lm/quick.json", recurlab::models::encoderListing};
   spec.embeddings = false;  // trained from scratch: no word-vector file
+  spec.commands = {lmScoreCommand(), lmGenerateCommand()};
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<LmTask>(LmConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -1,6 +1,7 @@
 // recurlab_mt (`make exp-mt`): machine translation, Lei et al. (2018), App. B.3 (docs/mt.md).
 #include "experiments/harness/experiment_driver.h"
 #include "experiments/mt/mt_task.h"
+#include "experiments/mt/translate_command.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
       "Wu et al. (2021). Kill it and run the same command (same --run-id) to resume.",
       "configs/mt/quick.json", recurlab::models::seq2seqModelListing};
   spec.embeddings = false;  // trained from scratch: no word-vector file
+  spec.commands = {mtTranslateCommand()};
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<MtTask>(MtConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -1,5 +1,6 @@
 // recurlab_qa (`make exp-qa`): SQuAD v1.1, Lei et al. (2018), §4.3 and App. B.2 (docs/qa.md).
 #include "experiments/harness/experiment_driver.h"
+#include "experiments/qa/predict_command.h"
 #include "experiments/qa/qa_task.h"
 #include "models/registry.h"
 
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
       "seeded, article-disjoint split of the dev file, NOT comparable with published numbers).\n"
       "configs/qa/quick.json (default) is a short offline run, configs/qa/squad.json the full protocol.",
       "configs/qa/quick.json", recurlab::models::encoderListing};
+  spec.commands = {qa::qaPredictCommand()};
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<qa::QaTask>(qa::QaConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -93,4 +93,62 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
   return cl;
 }
 
+ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommandSpec& spec) {
+  ModelCommandLine cl;
+  po::options_description options(spec.description + "\n\nOptions");
+  options.add_options()("help,h", "show this help")(
+      "model", po::value(&cl.model), "the kept model's folder (<run>/models/<unit>)")(
+      "threads", po::value(&cl.threads)->default_value(0), "intra-op threads, 0 = all cores");
+  const std::set<std::string> offered(spec.options.begin(), spec.options.end());
+  auto offer = [&](const char* name, auto value, const char* help) {
+    if (offered.count(name)) options.add_options()(name, value, help);
+  };
+  offer("input,i", po::value(&cl.input)->default_value("-"), "input file, - = standard input");
+  offer("output,o", po::value(&cl.output)->default_value("-"), "output file, - = standard output");
+  offer("batch-size", po::value(&cl.batch_size)->default_value(0),
+        "sentences (or streams) per batch, 0 = the model's own");
+  offer("beam", po::value(&cl.beam)->default_value(0), "beam size, 1 = greedy, 0 = the model's");
+  offer("alpha", po::value(&cl.alpha)->default_value(-1.0),
+        "GNMT length penalty exponent, < 0 = the model's");
+  offer("nbest", po::value(&cl.nbest)->default_value(1),
+        "hypotheses per sentence (<= beam); > 1: lines `N<TAB>score<TAB>text`, N the input line");
+  offer("seed-text", po::value(&cl.seed_text)->default_value(""), "text the sample continues");
+  offer("temperature", po::value(&cl.temperature)->default_value(1.0), "softmax temperature (> 0)");
+  offer("top-k", po::value(&cl.top_k)->default_value(0),
+        "sample among the k most likely symbols, 0 = all");
+  offer("length", po::value(&cl.length)->default_value(200), "symbols to sample");
+  offer("seed", po::value(&cl.seed)->default_value(1), "sampling seed: the same seed, the same text");
+  for (const auto& name : spec.options) {
+    const std::string option = name.substr(0, name.find(','));
+    if (!options.find_nothrow(option, false))
+      throw std::logic_error("model command " + spec.name + ": unknown option " + name);
+  }
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw std::invalid_argument(spec.name + ": " + e.what() + " (see " + spec.name + " --help)");
+  }
+  for (const auto& [name, value] : vm)
+    if (!value.defaulted()) cl.given.insert(name);
+  if (vm.count("help")) {
+    std::ostringstream text;
+    text << options;
+    cl.help = true;
+    cl.help_text = text.str();
+    return cl;
+  }
+  if (cl.model.empty()) throw std::invalid_argument(spec.name + ": --model DIR is required");
+  if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
+  if (cl.batch_size < 0) throw std::invalid_argument("--batch-size must be >= 0");
+  if (cl.beam < 0) throw std::invalid_argument("--beam must be >= 0");
+  if (cl.nbest < 1) throw std::invalid_argument("--nbest must be >= 1");
+  if (!(cl.temperature > 0)) throw std::invalid_argument("--temperature must be > 0");
+  if (cl.top_k < 0) throw std::invalid_argument("--top-k must be >= 0");
+  if (cl.length < 0) throw std::invalid_argument("--length must be >= 0");
+  requireUtf8(cl.seed_text, "--seed-text");
+  return cl;
+}
+
 }  // namespace recurlab::experiments

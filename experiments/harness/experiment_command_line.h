@@ -63,6 +63,44 @@ struct ExperimentCommandLine {
 // with help = true and help_text filled, without reading the config.
 ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec);
 
+// A command on a kept model (experiments/kept_model/kept_model.h), the driver's first argument:
+// `recurlab_mt translate --model DIR -i FILE`. Its options are a subset of one set, so each
+// means the same in every command: --model, --input/-i, --output/-o, --threads, --batch-size
+// and the decoding and sampling options below.
+struct ModelCommandLine {
+  bool help = false;
+  std::string help_text;
+  std::string model;           // the kept model's folder
+  std::string input = "-";     // "-" = standard input
+  std::string output = "-";    // "-" = standard output
+  int threads = 0;
+  int64_t batch_size = 0;      // 0 = the model's own
+  int64_t beam = 0;            // translate: 0 = the model's decode.beam
+  double alpha = -1;           // translate: < 0 = the model's decode.alpha
+  int64_t nbest = 1;           // translate: hypotheses per sentence (<= beam)
+  std::string seed_text;       // generate
+  double temperature = 1.0;    // generate
+  int64_t top_k = 0;           // generate: 0 = the whole vocabulary
+  int64_t length = 200;        // generate: symbols to sample
+  uint64_t seed = 1;           // generate
+  std::set<std::string> given;
+
+  bool has(const std::string& option) const { return given.count(option) > 0; }
+};
+
+struct ModelCommandSpec {
+  std::string name;         // "translate"
+  std::string description;  // first paragraph of its --help
+  // Offered options besides --model, --threads and --help: input, output, batch-size, beam,
+  // alpha, nbest, seed-text, temperature, top-k, length, seed.
+  std::vector<std::string> options;
+  std::function<int(const ModelCommandLine&)> run;
+};
+
+// Parses a command's arguments (argv[0] is the command's name). Throws std::invalid_argument
+// on a bad option or value; --model is required unless --help.
+ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommandSpec& spec);
+
 // A driver's default config, e.g. "configs/lm/quick.json": relative to the working directory
 // when it is there, else in the source tree this binary was built from.
 std::string defaultConfigFile(const std::string& relative);

@@ -65,16 +65,42 @@ int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Ta
   return 0;
 }
 
+// A command on a kept model: its own options, the same error convention as a run.
+int runModelCommand(int argc, char** argv, const DriverSpec& spec, const ModelCommandSpec& command) {
+  const std::string program = "recurlab_" + spec.experiment + " " + command.name;
+  try {
+    const auto cl = parseModelCommandLine(argc, argv, command);
+    if (cl.help) {
+      std::cout << "usage: " << program << " --model DIR [options]\n" << cl.help_text;
+      return 0;
+    }
+    if (spec.single_threaded_blas) singleThreadedOpenBlas();
+    applyThreadCount(cl.threads);
+    return command.run(cl);
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
 }  // namespace
 
 int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFactory& make_task) {
   ensureFastOpenBlas(argc, argv);
   retainFreedHeapMemory();
+  if (argc > 1)
+    for (const auto& command : spec.commands)
+      if (command.name == argv[1]) return runModelCommand(argc - 1, argv + 1, spec, command);
   try {
     const auto cl = parseExperimentCommandLine(argc, argv, commandLineSpec(spec));
     if (cl.help) {
       std::cout << cl.help_text;
       if (spec.help_epilogue) std::cout << "\n" << spec.help_epilogue();
+      if (!spec.commands.empty()) {
+        std::cout << "\nCommands on a kept model (<run>/models/<unit>), each with its --help:\n";
+        for (const auto& c : spec.commands)
+          std::cout << "  recurlab_" << spec.experiment << " " << c.name << " --model DIR ...\n";
+      }
       return 0;
     }
     if (spec.single_threaded_blas) singleThreadedOpenBlas();

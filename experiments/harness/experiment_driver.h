@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/task.h"
@@ -47,6 +48,8 @@ struct DriverSpec {
   bool measure_machine = true;
   // Progress lines on stderr (off: test programs, whose callers read only the log).
   bool progress = true;
+  // Commands on a kept model, chosen by the first argument (`recurlab_mt translate ...`).
+  std::vector<ModelCommandSpec> commands;
 };
 
 using TaskFactory = std::function<std::unique_ptr<Task>(const ExperimentCommandLine& cl)>;

@@ -13,6 +13,7 @@
 #include "experiments/harness/kill_point.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
+#include "experiments/training/data_parallel.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -182,11 +183,16 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
     log.setAttribute(g, "start_time", utcTimestamp());
     log.flush();
 
-    UnitContext context{log, g, chosen.config, seed, CheckpointStore(), {}};
+    UnitContext context{log, g, chosen.config, seed, CheckpointStore(), "", {}};
     context.data_parallel = options.data_parallel;
     if (options.checkpoints)
       context.checkpoints = CheckpointStore(
           (fs::path(folder.path()) / "checkpoints" / checkpointFolderName(g)).string());
+    // The trained model outlives the checkpoints (deleted below): final units keep it, in the
+    // run's folder (data-parallel rank 0's).
+    const bool rank_zero = !options.data_parallel || options.data_parallel->rank() == 0;
+    if (options.checkpoints && u.kind == Unit::Kind::Final && rank_zero)
+      context.model_dir = (fs::path(folder.path()) / "models" / g.substr(1)).string();
     context.progress = [&](const std::string& line, double done) {
       const double elapsed = std::chrono::duration<double>(Clock::now() - unit_start).count();
       const double unit_left = done > 0 ? elapsed / done * (1 - done) : NAN;

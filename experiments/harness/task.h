@@ -54,6 +54,9 @@ struct UnitContext {
   nlohmann::json config;      // concrete: search spaces sampled
   uint64_t seed = 0;          // the unit's training seed
   CheckpointStore checkpoints;  // this unit's folder of checkpoints
+  // Where the unit keeps its trained model, <run>/models/<unit path> (experiments/kept_model/
+  // kept_model.h); "" = none (trial units, runs without checkpoints).
+  std::string model_dir;
   // One progress line (an epoch's): the runner adds position and ETA. `done` in [0, 1] is
   // the fraction of the unit done.
   std::function<void(const std::string& line, double done)> progress;

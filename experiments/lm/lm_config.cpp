@@ -70,6 +70,7 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
   j.getString("experiment", "lm", {"lm"});
   j.getString("description", "");
   c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
   c.budget = j.getInt("budget", 0, 0, 1LL << 40);
   c.budget_tolerance = j.getDouble("budget_tolerance", c.budget_tolerance, 0.0, 1.0);
   {

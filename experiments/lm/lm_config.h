@@ -60,6 +60,7 @@ struct LmUnitOptions {  // one model's options with the overrides applied
 
 struct LmConfig {
   int64_t seed = 1;
+  std::string keep_model = "best";  // best | last | none (experiments/kept_model/)
   LmCorpusSpec corpus;
   int64_t budget = 0;
   double budget_tolerance = 0.02;

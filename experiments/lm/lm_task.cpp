@@ -5,7 +5,9 @@
 #include <cmath>
 #include <iostream>
 
+#include "experiments/kept_model/kept_model.h"
 #include "experiments/lm/bptt_streams.h"
+#include "experiments/lm/lm_kept_model.h"
 #include "experiments/lm/language_model.h"
 #include "experiments/lm/lm_metrics.h"
 #include "experiments/lm/lm_training.h"
@@ -168,6 +170,38 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     r.counts["profile_steps"] = steps;
     for (const char* c : {"matmul", "recurrence", "other"})
       r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;
+  }
+  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
+    // The best valid epoch's weights (those the test number came from), or the last epoch's.
+    const auto keep = keepModelNamed(config_.keep_model);
+    KeptModelSpec kept;
+    kept.task = "lm";
+    kept.model = model_of_.at(unit.group);
+    kept.unit = g;
+    kept.weights = keep;
+    kept.metric = "test_" + metric;
+    kept.value = r.metrics["test_" + metric];
+    kept.epoch = outcome.best_epoch;
+    if (keep == KeepModel::Last) {
+      kept.metric = "valid_" + metric;
+      kept.value = convert(log.readTable(g + "/epochs").column("valid_nats").back());
+      kept.epoch = outcome.epochs;
+    }
+    nlohmann::json model_config = unit_json.at("config");
+    if (width > 0) model_config["hidden"] = width;
+    kept.config = {{"encoder", unit_json.at("encoder")},
+                   {"config", model_config},
+                   {"lm", unit_json.at("lm")},
+                   {"vocabulary", data.size()},
+                   {"format", lmFormatName(config_.corpus.format)},
+                   {"metric", metric},
+                   {"corpus", config_.corpus.name}};
+    kept.files.push_back({kLmVocabularyFile, [&](const std::string& path) {
+                            writeLmVocabulary(data.vocabulary, data.unknown_id, path);
+                          }});
+    selectKeptWeights(keep, ctx.checkpoints, training.module());
+    kept.module = lm.get();
+    writeKeptModel(ctx.model_dir, kept);
   }
   return r;
 }

@@ -20,6 +20,7 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
                                   const SpecialIds& ids, const TranslationOptions& options) {
   CorpusTranslation result;
   result.hypotheses.resize(pairs.size());
+  result.nbest.resize(pairs.size());
   if (pairs.empty()) return result;
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
@@ -35,8 +36,17 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
     const std::vector<int64_t> indices(order.begin() + static_cast<int64_t>(first),
                                        order.begin() + static_cast<int64_t>(last));
     const auto batch = makeTranslationBatch(pairs, indices, ids);
+    std::vector<std::vector<models::Hypothesis>> nbest;
     std::vector<models::Hypothesis> best;
-    if (options.beam <= 1) {
+    if (options.nbest > 1) {
+      models::BeamSearchOptions beam;
+      beam.beam = options.beam;
+      beam.alpha = options.alpha;
+      beam.max_length_a = options.max_length_a;
+      beam.max_length_b = options.max_length_b;
+      nbest = models::beamSearchNBest(model, batch.source, batch.source_pad, beam, options.nbest);
+      for (const auto& n : nbest) best.push_back(n.empty() ? models::Hypothesis{} : n.front());
+    } else if (options.beam <= 1) {
       best = models::greedyDecode(model, batch.source, batch.source_pad, options.max_length_b,
                                   options.max_length_a);
     } else {
@@ -47,7 +57,15 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
       beam.max_length_b = options.max_length_b;
       best = models::beamSearch(model, batch.source, batch.source_pad, beam);
     }
-    for (size_t j = 0; j < indices.size(); ++j) result.hypotheses[indices[j]] = best[j].tokens;
+    for (size_t j = 0; j < indices.size(); ++j) {
+      result.hypotheses[indices[j]] = best[j].tokens;
+      auto& scored = result.nbest[indices[j]];
+      if (nbest.empty()) {
+        scored.push_back({best[j].tokens, options.beam <= 1 ? best[j].log_probability : best[j].score});
+      } else {
+        for (const auto& h : nbest[j]) scored.push_back({h.tokens, h.score});
+      }
+    }
     killPoint("translate-batch");
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

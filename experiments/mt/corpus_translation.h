@@ -19,10 +19,17 @@ struct TranslationOptions {
   double max_length_a = 1.2;
   int64_t max_length_b = 10;
   int64_t batch_sentences = 64;
+  int64_t nbest = 1;       // hypotheses kept per sentence (<= beam)
+};
+
+struct ScoredHypothesis {
+  std::vector<int64_t> tokens;  // subword ids, without bos/eos
+  double score = 0;             // log P / lp (beam), log P (greedy)
 };
 
 struct CorpusTranslation {
   std::vector<std::vector<int64_t>> hypotheses;  // subword ids, without bos/eos
+  std::vector<std::vector<ScoredHypothesis>> nbest;  // per sentence, best first (the first is hypotheses')
   double seconds = 0;
   double sentencesPerSecond() const;
 };

@@ -33,6 +33,7 @@ struct MtFilePair {
 
 struct MtConfig {
   int64_t seed = 1;
+  std::string keep_model = "averaged";  // best | last | averaged | none (experiments/kept_model/)
   std::string source_language = "en", target_language = "de";
   MtFilePair train_files, valid_files, test_files;
   int64_t max_train_pairs = 0, max_valid_pairs = 0, max_test_pairs = 0;

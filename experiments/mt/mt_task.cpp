@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "experiments/kept_model/kept_model.h"
 #include "experiments/metrics/corpus_bleu.h"
 #include "experiments/mt/mt_train_options.h"
 #include "experiments/mt/parallel_corpus.h"
@@ -273,6 +274,46 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
                      {static_cast<uint64_t>(a.size(0)), static_cast<uint64_t>(a.size(1))});
     }
     log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
+  }
+  if (!ctx.model_dir.empty() && config_.keep_model != "none") {
+    // The averaged model the test used, or the best or last epoch's (from their checkpoints).
+    auto keep = keepModelNamed(config_.keep_model);
+    if (keep == KeepModel::Averaged && averaged == 1) keep = KeepModel::Last;  // what the test used
+    KeptModelSpec kept;
+    kept.task = "mt";
+    kept.model = model_of_group_.at(unit.group);
+    kept.unit = g;
+    kept.weights = keep;
+    if (keep == KeepModel::Best) {
+      kept.metric = "valid_bleu";
+      kept.value = r.metrics["best_valid_bleu"];
+      kept.epoch = outcome.best_epoch;
+    } else {
+      kept.metric = "test_bleu";
+      kept.value = r.metrics["test_bleu"];
+      kept.epoch = outcome.epochs;
+      if (keep == KeepModel::Last && averaged > 1) {  // not what the test used: its valid BLEU
+        kept.metric = "valid_bleu";
+        kept.value = log.readTable(g + "/epochs").column("valid_bleu").back();
+      }
+    }
+    kept.config = {{"model", unit_json.at("model")},
+                   {"config", unit_json.at("config")},
+                   {"vocabulary", subwords_->size()},
+                   {"special_ids", {{"pad", ids.pad}, {"unk", ids.unk}, {"bos", ids.bos}, {"eos", ids.eos}}},
+                   {"decode", {{"beam", decode.beam}, {"alpha", decode.alpha},
+                               {"max_length_a", decode.max_length_a},
+                               {"max_length_b", decode.max_length_b},
+                               {"batch_sentences", decode.batch_sentences}}},
+                   {"source_language", config_.source_language},
+                   {"target_language", config_.target_language},
+                   {"subword_type", config_.subword_type}};
+    kept.files.push_back({kMtSubwordFile, [&](const std::string& path) {
+                            std::filesystem::copy_file(subwords_->path(), path);
+                          }});
+    selectKeptWeights(keep, ctx.checkpoints, *model);
+    kept.module = model.get();
+    writeKeptModel(ctx.model_dir, kept);
   }
   if (ranks != nullptr) ranks->waitForRankZero("final test of " + unit.label);
   return r;

@@ -19,6 +19,9 @@
 
 namespace recurlab::experiments {
 
+// The joint subword model's name in a kept model's folder.
+inline constexpr const char* kMtSubwordFile = "subwords.model";
+
 // What loading and encoding the data dropped or kept (written to every unit's group).
 struct TranslationDataCounts {
   int64_t train_lines = 0, train_empty = 0, train_too_long = 0, train_subset_dropped = 0;

@@ -40,6 +40,7 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
   j.getString("experiment", "qa", {"qa"});
   j.getString("description", "");
   c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
+  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
   c.embeddings = j.getString("embeddings", "");
   {
     JsonOptions d(json.contains("data") ? json.at("data") : nlohmann::json::object(), "qa config: data");
@@ -50,6 +51,8 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
     o.max_train_questions = d.getInt("max_train_questions", 0, 0, 1LL << 40);
     o.max_dev_questions = d.getInt("max_dev_questions", 0, 0, 1LL << 40);
     o.max_context_chars = d.getInt("max_context_chars", 0, 0, 1LL << 40);
+    o.train_file = d.getString("train", o.train_file);
+    o.dev_file = d.getString("dev", o.dev_file);
     d.finish();
   }
   j.getJson("data", nullptr);

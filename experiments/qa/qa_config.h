@@ -4,7 +4,9 @@
 //   data:   protocol ("auto": official when train-v1.1.json is present, else offline;
 //           "official"; "offline"), split_seed, dev_articles (offline: articles of the dev file
 //           held out as dev, the rest trains), max_train_questions / max_dev_questions (0 = all,
-//           else a seeded subsample), max_context_chars (0 = whole contexts)
+//           else a seeded subsample), max_context_chars (0 = whole contexts), train and dev
+//           (SQuAD-format files; default squad/train-v1.1.json and squad/dev-v1.1.json under
+//           the data folder, or absolute paths)
 //   reader: embed_dim, embed_dropout, output_dropout, tune_top, min_count, max_span
 //   train:  the Trainer's keys (optimizer_options.h, trainer_options.h) and batch_size
 //   models: name -> {"encoder": registry name, "config": {...}, "concat_layers": bool,
@@ -30,6 +32,9 @@ struct QaDataOptions {
   int64_t max_train_questions = 0;
   int64_t max_dev_questions = 0;
   int64_t max_context_chars = 0;
+  // SQuAD-format files, relative to the data folder unless absolute.
+  std::string train_file = "squad/train-v1.1.json";
+  std::string dev_file = "squad/dev-v1.1.json";
 };
 
 struct QaReaderOptions {
@@ -55,6 +60,7 @@ struct QaModelSpec {
 
 struct QaConfig {
   int64_t seed = 1013;
+  std::string keep_model = "best";  // best | last | none (experiments/kept_model/)
   std::string embeddings;  // GloVe text; "" = embeddings trained from random init
   QaDataOptions data;
   nlohmann::json reader = nlohmann::json::object(), train = nlohmann::json::object();

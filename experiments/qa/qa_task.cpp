@@ -9,8 +9,10 @@
 #include <unordered_set>
 
 #include "common/atomic_file.h"
+#include "experiments/data/vocabulary_file.h"
 #include "experiments/data/word_vectors.h"
 #include "experiments/harness/kill_point.h"
+#include "experiments/kept_model/kept_model.h"
 #include "experiments/qa/document_reader.h"
 #include "experiments/qa/reader_training.h"
 #include "experiments/qa/squad_evaluation.h"
@@ -63,11 +65,15 @@ QaTask::QaTask(QaConfig config, std::string data_dir)
 QaTask::~QaTask() = default;
 
 void QaTask::checkData() {
-  const std::string dev_path = data_dir_ + "/squad/dev-v1.1.json";
-  const std::string train_path = data_dir_ + "/squad/train-v1.1.json";
-  if (!fs::exists(dev_path))
-    throw std::runtime_error(dev_path + " not found: run scripts/get-data.sh squad");
   const auto& d = config_.data;
+  auto under_data = [&](const std::string& file) {
+    return fs::path(file).is_absolute() ? file : data_dir_ + "/" + file;
+  };
+  const std::string dev_path = under_data(d.dev_file);
+  const std::string train_path = under_data(d.train_file);
+  if (!fs::exists(dev_path))
+    throw std::runtime_error(dev_path + " not found: run scripts/get-data.sh squad (or name your "
+                             "own SQuAD-format files in data.train and data.dev)");
   const bool have_train = fs::exists(train_path);
   if (d.protocol == "official" && !have_train)
     throw std::runtime_error(train_path + " not found (data.protocol = official): run "
@@ -261,6 +267,42 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
     r.metrics["predictions_em"] = score.exact_match;
     r.metrics["predictions_f1"] = score.f1;
     r.texts["predictions_file"] = fs::path(predictions).filename().string();
+  }
+  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
+    // The best dev epoch's weights (those of the reported dev F1), or the last epoch's.
+    const auto keep = keepModelNamed(config_.keep_model);
+    KeptModelSpec kept;
+    kept.task = "qa";
+    kept.model = spec.name;
+    kept.unit = g;
+    kept.weights = keep;
+    kept.metric = "dev_f1";
+    kept.value = r.metrics["best_dev_f1"];
+    kept.epoch = outcome.best_epoch;
+    if (keep == KeepModel::Last) {
+      kept.value = log.readTable(g + "/epochs").column("dev_f1").back();
+      kept.epoch = outcome.epochs;
+    }
+    kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
+                                {"config", spec.encoder.config},
+                                {"concat_layers", spec.encoder.concat_layers},
+                                {"layers", spec.encoder.layers},
+                                {"layer_dropout", spec.encoder.layer_dropout}}},
+                   {"embed_dim", o.embed_dim},
+                   {"features", o.features},
+                   {"embed_dropout", o.embed_dropout},
+                   {"output_dropout", o.output_dropout},
+                   {"tune_top", o.tune_top},
+                   {"vocabulary", vocabulary.size()},
+                   {"max_span", reader.max_span},
+                   {"batch_size", train_options.batch_size},
+                   {"max_context_chars", config_.data.max_context_chars}};
+    kept.files.push_back({kQaVocabularyFile, [&](const std::string& path) {
+                            writeVocabularyFile(vocabulary, path);
+                          }});
+    selectKeptWeights(keep, ctx.checkpoints, training.module());
+    kept.module = model.get();
+    writeKeptModel(ctx.model_dir, kept);
   }
   return r;
 }

@@ -18,6 +18,9 @@
 
 namespace recurlab::experiments::qa {
 
+// The reader's word vocabulary in a kept model's folder (experiments/data/vocabulary.h).
+inline constexpr const char* kQaVocabularyFile = "vocabulary.json";
+
 // The questions of each split (indices into their dataset).
 struct QaSplit {
   std::string protocol;  // "official" or "offline"

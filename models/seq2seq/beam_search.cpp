@@ -55,11 +55,10 @@ struct Candidate {
   double score;  // cumulative log-probability
 };
 
-}  // namespace
-
-std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source,
-                                   const at::Tensor& source_pad,
-                                   const BeamSearchOptions& options) {
+// Every finished hypothesis of each sentence, in the order they finished.
+std::vector<std::vector<Hypothesis>> finishedHypotheses(Seq2SeqModel& model, const at::Tensor& source,
+                                                        const at::Tensor& source_pad,
+                                                        const BeamSearchOptions& options) {
   checkSource(source, source_pad);
   if (options.beam < 1) throw std::invalid_argument("beam search: beam must be >= 1");
   torch::NoGradGuard no_grad;
@@ -141,14 +140,37 @@ std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source
     memory = memory.indexSelect(device_index);
     active = std::move(still_active);
   }
+  return finished;
+}
 
-  std::vector<Hypothesis> best(static_cast<size_t>(B));
+}  // namespace
+
+std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source,
+                                   const at::Tensor& source_pad,
+                                   const BeamSearchOptions& options) {
+  const auto finished = finishedHypotheses(model, source, source_pad, options);
+  std::vector<Hypothesis> best(finished.size());
   for (size_t s = 0; s < finished.size(); ++s) {
     best[s].score = best[s].log_probability = kMinusInf;
     for (const auto& h : finished[s])  // the first of equals wins: the earlier, better-ranked
       if (h.score > best[s].score) best[s] = h;
   }
   return best;
+}
+
+std::vector<std::vector<Hypothesis>> beamSearchNBest(Seq2SeqModel& model, const at::Tensor& source,
+                                                     const at::Tensor& source_pad,
+                                                     const BeamSearchOptions& options, int64_t n) {
+  if (n < 1 || n > options.beam)
+    throw std::invalid_argument("beam search: n-best must be in 1..beam (" + std::to_string(options.beam) + ")");
+  auto finished = finishedHypotheses(model, source, source_pad, options);
+  for (auto& hypotheses : finished) {
+    // Stable: of equal scores the earlier finished ranks first, as in beamSearch.
+    std::stable_sort(hypotheses.begin(), hypotheses.end(),
+                     [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    if (static_cast<int64_t>(hypotheses.size()) > n) hypotheses.resize(static_cast<size_t>(n));
+  }
+  return finished;
 }
 
 std::vector<Hypothesis> greedyDecode(Seq2SeqModel& model, const at::Tensor& source,

@@ -32,6 +32,11 @@ struct Hypothesis {
 std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source,
                                    const at::Tensor& source_pad,
                                    const BeamSearchOptions& options);
+// The n best hypotheses of each sentence (1 <= n <= beam), best first: the first is
+// beamSearch's.
+std::vector<std::vector<Hypothesis>> beamSearchNBest(Seq2SeqModel& model, const at::Tensor& source,
+                                                     const at::Tensor& source_pad,
+                                                     const BeamSearchOptions& options, int64_t n);
 std::vector<Hypothesis> greedyDecode(Seq2SeqModel& model, const at::Tensor& source,
                                      const at::Tensor& source_pad, int64_t max_length_b = 10,
                                      double max_length_a = 1.2);

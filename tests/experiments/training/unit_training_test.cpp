@@ -17,7 +17,7 @@ TEST(UnitTraining, TrainerContextCarriesTheUnitsLogGroupCheckpointsProgressAndFi
   fs::create_directories(dir);
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
-    UnitContext unit{log, "units/u0", {}, 7, CheckpointStore((dir / "ck").string()), {}, nullptr};
+    UnitContext unit{log, "units/u0", {}, 7, CheckpointStore((dir / "ck").string()), "", {}, nullptr};
     int progress_calls = 0;
     unit.progress = [&](const std::string&, double) { ++progress_calls; };
     const TrainerContext tc = trainerContextFor(unit, "{\"model\":\"sru\"}");

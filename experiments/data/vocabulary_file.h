@@ -1,0 +1,13 @@
+#pragma once
+// A vocabulary as a file of a kept model (experiments/kept_model/kept_model.h): {"words": [...]}
+// in id order. Reading checks that every word gets back its id (errors name the file).
+#include <string>
+
+#include "experiments/data/vocabulary.h"
+
+namespace recurlab::experiments {
+
+void writeVocabularyFile(const Vocabulary& vocabulary, const std::string& path);
+Vocabulary readVocabularyFile(const std::string& path);
+
+}  // namespace recurlab::experiments

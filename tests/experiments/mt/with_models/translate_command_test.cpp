@@ -1,0 +1,194 @@
+// MT's kept model and `translate`: a tiny Transformer trained in-process on a slice of Multi30k
+// leaves <run>/models/<model>/ with the averaged weights the test used; translating the test
+// sources with it gives the run's own test translations (same beam), n-best lists start with
+// that translation, best first; the binary does the same from a file, and refuses bad input
+// (an empty file, a folder of another task, a subword model that does not fit, --nbest above
+// the beam) with exit 2 naming the file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/runtime/thread_count.h"
+#include "experiments/harness/run_folder.h"
+#include "experiments/harness/runner.h"
+#include "experiments/mt/mt_task.h"
+#include "experiments/mt/parallel_corpus.h"
+#include "experiments/mt/subword_model.h"
+#include "experiments/mt/translate_command.h"
+#include "experiments/mt/translation_training.h"
+#include "tests/experiments/kept_model/kept_model_test_support.h"
+#include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+using recurlab::testing::readWholeFile;
+
+const std::string kMulti30k = "../shared/data/multi30k";
+
+std::vector<std::string> linesOf(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+struct TrainedMt {
+  recurlab::testing::TempRoot temp{"recurlab_mt_translate"};
+  std::string model_dir, test_sources_file;
+  std::vector<std::string> test_sources, test_translations;
+  double final_valid_nll = 0;
+  int64_t unit_seed = 0;
+
+  TrainedMt() {
+    const fs::path& root = temp.root;
+    fs::create_directories(root / "data");
+    for (const char* lang : {"en", "de"}) {  // train: val lines 1-160, valid 161-180, test 181-190
+      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
+      auto write = [&](const std::string& name, size_t from, size_t to) {
+        std::ofstream out(root / "data" / (name + "." + lang));
+        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
+      };
+      write("train", 0, 160);
+      write("valid", 160, 180);
+      write("test", 180, 190);
+    }
+    test_sources_file = (root / "data" / "test.en").string();
+    const auto config = MtConfig::fromJson(nlohmann::json::parse(R"({
+      "seed": 3,
+      "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
+               "test": ["test.en", "test.de"], "max_length": 60},
+      "subwords": {"type": "bpe", "vocabulary_size": 300},
+      "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
+                "beta2": 0.998, "max_tokens": 600, "label_smoothing": 0.1},
+      "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0},
+      "models": {"tiny": {"model": "transformer",
+                          "config": {"encoder_layers": 1, "decoder_layers": 2, "d_model": 16,
+                                     "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
+    })"));
+    MtTask task(config, (root / "data").string());
+    RunFolderOptions o("mt");
+    o.out_dir = (root / "run").string();
+    Shard shard;
+    RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, MachineInfo{},
+                  [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
+    task.prepare(run.path());
+    std::ostringstream quiet;
+    RunnerOptions options;
+    options.seed = 3;
+    options.progress = &quiet;
+    runTask(task, run, options);
+    test_sources = linesOf(run.log().readText("/tiny/test_sources"));
+    test_translations = linesOf(run.log().readText("/tiny/test_translations"));
+    final_valid_nll = run.log().doubleAttribute("/tiny", "final_valid_nll");
+    unit_seed = run.log().intAttribute("/tiny", "seed");
+    run.finish();
+    model_dir = (root / "run" / "models" / "tiny").string();
+  }
+};
+
+bool available(std::string* why) {
+  if (!fs::exists(kMulti30k + "/val.en.gz")) *why = "no ../shared/data/multi30k";
+  else *why = SubwordModel::unavailableReason();
+  return why->empty();
+}
+
+TrainedMt& trained() {
+  static TrainedMt mt;
+  return mt;
+}
+
+TEST(MtTranslate, KeptModelTranslatesTheTestSetAsTheRunDid) {
+  std::string why;
+  if (!available(&why)) GTEST_SKIP() << why;
+  recurlab::applyThreadCount(1);
+  auto& t = trained();
+  const auto manifest = recurlab::testing::readJsonAt(t.model_dir + "/manifest.json");
+  EXPECT_EQ(manifest.at("weights"), "averaged");
+  EXPECT_EQ(manifest.at("metric"), "test_bleu");
+  auto model = loadKeptTranslationModel(t.model_dir);
+  EXPECT_EQ(model.decode.beam, 3);
+  ASSERT_EQ(t.test_sources.size(), 10u);
+  const auto one = translateLines(model, t.test_sources, model.decode);
+  ASSERT_EQ(one.size(), t.test_translations.size());
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].front().second, t.test_translations[i]) << i;
+  // The weights are the averaged model's: the valid NLL the run measured with it after
+  // averaging (the same batches), which a single epoch's weights do not reach.
+  TranslationData valid;
+  valid.ids = model.ids;
+  const auto corpus = loadParallelCorpus((t.temp.root / "data" / "valid.en").string(),
+                                         (t.temp.root / "data" / "valid.de").string(), EmptyLinePolicy::Skip);
+  for (const auto& p : corpus.pairs)
+    valid.valid.push_back({model.subwords->encode(p.source), model.subwords->encode(p.target)});
+  valid.train = valid.valid;
+  TranslationTrainingOptions nll_options;
+  nll_options.max_tokens = 600;
+  TranslationTraining nll(model.model, valid, *model.subwords, nll_options, static_cast<uint64_t>(t.unit_seed));
+  EXPECT_NEAR(nll.meanNll(valid.valid), t.final_valid_nll, 1e-9 * t.final_valid_nll);
+  auto options = model.decode;
+  options.nbest = 3;
+  const auto three = translateLines(model, t.test_sources, options);
+  size_t full = 0;
+  for (size_t i = 0; i < three.size(); ++i) {
+    ASSERT_FALSE(three[i].empty());
+    EXPECT_LE(three[i].size(), 3u);
+    full += three[i].size() == 3;
+    EXPECT_EQ(three[i].front().second, t.test_translations[i]) << i;
+    EXPECT_EQ(three[i].front().first, one[i].front().first) << i;
+    for (size_t k = 1; k < three[i].size(); ++k) EXPECT_LE(three[i][k].first, three[i][k - 1].first);
+  }
+  EXPECT_GT(full, 0u);
+}
+
+TEST(MtTranslate, TheBinaryTranslatesAFileAndRefusesBadInputNamingTheFile) {
+  std::string why;
+  if (!available(&why)) GTEST_SKIP() << why;
+  auto& t = trained();
+  const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
+  const fs::path& root = t.temp.root;
+  const std::string log = (root / "commands.txt").string(), out = (root / "out.txt").string();
+  auto run = [&](std::vector<std::string> args) {
+    fs::remove(log);
+    return recurlab::testing::runChild(program, args, "", -1, log).exit_code;
+  };
+  ASSERT_EQ(run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--threads", "1"}), 0)
+      << readWholeFile(log);
+  EXPECT_EQ(linesOf(readWholeFile(out)), t.test_translations);
+  ASSERT_EQ(run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--nbest", "2"}), 0)
+      << readWholeFile(log);
+  const auto nbest = linesOf(readWholeFile(out));
+  ASSERT_FALSE(nbest.empty());
+  EXPECT_EQ(nbest[0].rfind("1\t", 0), 0u) << nbest[0];
+  EXPECT_EQ(nbest[0].substr(nbest[0].rfind('\t') + 1), t.test_translations[0]);
+
+  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
+    EXPECT_EQ(run(args), 2) << message;
+    EXPECT_NE(readWholeFile(log).find(message), std::string::npos) << readWholeFile(log);
+  };
+  std::ofstream(root / "empty.txt");
+  refused({"translate", "--model", t.model_dir, "-i", (root / "empty.txt").string()},
+          (root / "empty.txt").string() + ": empty input");
+  refused({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "--nbest", "4"},
+          "--nbest 4 exceeds the beam (3)");
+  const std::string copy = (root / "copy").string();
+  fs::copy(t.model_dir, copy);
+  auto config = recurlab::testing::readJsonAt(copy + "/config.json");
+  config["vocabulary"] = 299;
+  recurlab::testing::replaceKeptFile(copy, "config.json", config.dump());
+  refused({"translate", "--model", copy, "-i", t.test_sources_file},
+          copy + "/subwords.model: 300 pieces, the model's vocabulary has 299");
+  auto manifest = recurlab::testing::readJsonAt(copy + "/manifest.json");
+  manifest["task"] = "lm";
+  recurlab::testing::writeJsonAt(copy + "/manifest.json", manifest);
+  refused({"translate", "--model", copy, "-i", t.test_sources_file},
+          copy + "/manifest.json: a model of task 'lm', not 'mt'");
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
