@@ -132,12 +132,13 @@ void buildBenchReport(const RunReader& run, Report& report) {
   std::string machine = "Machine: " + benchText("cpu_model") + ", " + benchText("cores") +
                         " cores, load average " + benchText("load_average") +
                         " at the start; BLAS core " + run.rootText("blas_core") +
-                        " (OpenBLAS on one thread on both sides), measured GEMM " +
+                        ", measured GEMM " +
                         run.rootText("gemm_gflops") + " GFLOP/s; LibTorch " +
                         run.rootText("libtorch_version") + ".";
   report.paragraph(
       "Each case ran in rounds: recurlab's step and PyTorch's counterpart, back to back, the "
-      "same number of steps at the same LibTorch thread count, the order of the pair "
+      "same number of steps at the same thread count (LibTorch's intra-op threads and "
+      "OpenBLAS's, on both sides), the order of the pair "
       "alternating between rounds (the first round after one untimed step on each side). "
       "Rates are medians over rounds; a ratio is the median of per-round ratios recurlab / "
       "PyTorch, with the lowest and highest round in brackets. " + machine);

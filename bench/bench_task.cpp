@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 #include <boost/program_options.hpp>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -58,6 +59,14 @@ std::vector<std::string> pythonCandidates(const std::string& option) {
   if (!option.empty()) return {option};
   if (const char* env = std::getenv("RECURLAB_BENCH_PYTHON")) return {env};
   return {"python3", "/usr/bin/python3"};
+}
+
+// A measurement at n threads gives OpenBLAS n threads too: with one, a GEMM (most of every
+// case's time) would never use the second core, whatever LibTorch's thread count.
+void setBlasThreads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(threads);
 }
 
 // The machine, for the report: the CPU's model name and the load when the bench started (the
@@ -134,10 +143,9 @@ std::string BenchTask::describe() const {
 
 PytorchProcess& BenchTask::pytorch() const {
   if (!pytorch_) {
-    // The same BLAS settings as ours: the core recurlab chose and OpenBLAS on one thread
-    // (LibTorch's threads parallelise on both sides).
+    // The same BLAS as ours: the core recurlab chose (OpenBLAS misdetects some virtual CPUs);
+    // each request sets its thread counts, LibTorch's and OpenBLAS's, as we do.
     std::vector<std::pair<std::string, std::string>> env;
-    if (!std::getenv("OPENBLAS_NUM_THREADS")) env.push_back({"OPENBLAS_NUM_THREADS", "1"});
     const std::string core = openBlasCoreName();
     if (!std::getenv("OPENBLAS_CORETYPE") && core != "unavailable" && !isGenericOpenBlasCore(core))
       env.push_back({"OPENBLAS_CORETYPE", core});
@@ -194,6 +202,7 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
     for (const int threads : threads_) {
       auto timeOurs = [&]() {
         at::set_num_threads(threads);
+        setBlasThreads(threads);
         if (round == 0) c.step();  // warm-up: allocator caches, lazy initialisation
         const bool fixed_steps = steps_of.count(threads) > 0;
         int steps = 0;
@@ -250,6 +259,7 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
     }
   }
   at::set_num_threads(previous_threads);
+  setBlasThreads(1);  // as the driver left it
   const std::string table = ctx.group + "/timings";
   ctx.log.createTable(table, {"threads", "side", "round", "steps", "seconds", "units"});
   ctx.log.appendRows(table, rows);

@@ -8,7 +8,8 @@ so that the two sides run in interleaved rounds on the same machine with the sam
   reply    {"seconds": S, "units": U, "parameters": P}   (K timed steps after W untimed ones)
            {"error": "..."}                              (the case failed; the bench says so)
 
-The first line written is {"ready": true, "torch": VERSION}. Cases (the shapes are recurlab's):
+A request's thread count applies to LibTorch's intra-op threads and to OpenBLAS's (recurlab_bench
+sets its own the same way). The first line written is {"ready": true, "torch": VERSION}. Cases (the shapes are recurlab's):
   mt_train   nn.Transformer (post-norm, as recurlab's) with a shared embedding and tied output,
              label-smoothed cross-entropy, Adam step; units: target tokens.
   mt_beam    the same model, beam search batched over sentences (nn.Transformer has no
@@ -21,6 +22,7 @@ The first line written is {"ready": true, "torch": VERSION}. Cases (the shapes a
   cls_train  embedding -> encoder (nn.LSTM or the plain SRU) -> mean over time -> linear, Adam step;
              units: sentences.
 """
+import ctypes
 import json
 import math
 import sys
@@ -258,8 +260,19 @@ def parameters_of(case):
     return 0
 
 
+def blas_thread_setter():
+    """OpenBLAS's openblas_set_num_threads, from the copy torch loaded (None for another BLAS)."""
+    for name in ("libopenblas.so.0", "libblas.so.3"):
+        try:
+            return ctypes.CDLL(name).openblas_set_num_threads
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
 def main():
     torch.set_num_interop_threads(1)
+    set_blas_threads = blas_thread_setter()
     cache = {}
     print(json.dumps({"ready": True, "torch": torch.__version__}), flush=True)
     for line in sys.stdin:
@@ -268,6 +281,8 @@ def main():
         try:
             request = json.loads(line)
             torch.set_num_threads(int(request["threads"]))
+            if set_blas_threads is not None:
+                set_blas_threads(int(request["threads"]))
             key = json.dumps([request["case"], request["shape"]], sort_keys=True)
             if key not in cache:
                 cache[key] = CASES[request["case"]](request["shape"])
