@@ -23,7 +23,7 @@ class PytorchProcess;
 struct BenchOptions {
   std::string cases, thread_counts = "1,2", python;
   int rounds = 3;
-  double min_seconds = 2.0;  // each measurement runs whole steps until this long (at least one)
+  double min_seconds = 1.0;  // each measurement runs whole steps until this long (at least one)
 };
 
 void addBenchOptions(boost::program_options::options_description& cli, BenchOptions& options);

@@ -44,12 +44,19 @@ PytorchProcess::PytorchProcess(const std::string& python, const std::string& scr
   to_child_ = in_pipe[1];
   from_child_ = out_pipe[0];
   signal(SIGPIPE, SIG_IGN);  // a child that died is reported by request(), not by a signal
+  std::string why;
   try {
     const auto hello = nlohmann::json::parse(readLine());
-    torch_version_ = hello.value("torch", "?");
-  } catch (const std::exception& e) {
+    if (hello.value("ready", false))
+      torch_version_ = hello.value("torch", "?");
+    else
+      why = hello.value("reason", "no torch");
+  } catch (const std::exception&) {
+    why = "did not start";
+  }
+  if (!why.empty()) {
     stop();
-    reason_ = python + " " + script + " did not start (Python 3 with PyTorch is needed: " +
+    reason_ = python + " " + script + ": " + why + " (Python 3 with PyTorch is needed: " +
               "scripts/install-deps.sh --bench installs Debian's python3-torch; " +
               "RECURLAB_BENCH_PYTHON names another interpreter)";
   }

@@ -9,7 +9,8 @@ so that the two sides run in interleaved rounds on the same machine with the sam
            {"error": "..."}                              (the case failed; the bench says so)
 
 A request's thread count applies to LibTorch's intra-op threads and to OpenBLAS's (recurlab_bench
-sets its own the same way). The first line written is {"ready": true, "torch": VERSION}. Cases (the shapes are recurlab's):
+sets its own the same way). The first line written is {"ready": true, "torch": VERSION}, or {"ready": false, "reason": ...}
+when this Python has no torch. Cases (the shapes are recurlab's):
   mt_train   nn.Transformer (post-norm, as recurlab's) with a shared embedding and tied output,
              label-smoothed cross-entropy, Adam step; units: target tokens.
   mt_beam    the same model, beam search batched over sentences (nn.Transformer has no
@@ -28,9 +29,13 @@ import math
 import sys
 import time
 
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+try:
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+except ImportError as missing:  # recurlab_bench tries the next interpreter, or runs alone
+    print(json.dumps({"ready": False, "reason": f"{sys.executable}: {missing}"}), flush=True)
+    sys.exit(0)
 
 
 def padded_batch(lengths, vocab, first_id, pad, generator):
