@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 ARGS ?=
 
-.PHONY: all deps configure build test fuzz figures clean \
+.PHONY: all deps configure build test fuzz figures clean bench \
         exp-variance exp-speed exp-classification exp-lm exp-qa
 
 all: build
@@ -63,6 +63,18 @@ reference-%: deps configure
 
 clean:
 	rm -rf $(BUILD)
+
+# recurlab beside PyTorch's own modules on identical shapes (docs/performance.md): MT training
+# and beam search, the PTB character LMs, the classification SRU, at 1 and 2 threads in
+# interleaved rounds; writes results/bench/<run-id>/ (log.h5, report.md, summary.json).
+# PyTorch (Debian's python3-torch) is optional: without it our side is timed alone.
+# BENCH_ARGS="--rounds 5 --cases mt_train" passes options.
+BENCH_ARGS ?=
+bench: deps configure
+	@scripts/install-deps.sh --check --bench 2>/dev/null || \
+	  echo "make bench: no python3-torch (scripts/install-deps.sh --bench installs it): timing recurlab alone"
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_bench recurlab_analyze
+	$(BUILD)/recurlab_bench $(BENCH_ARGS)
 
 # Text classification (Lei et al. 2018, App. B.1): the quick default unless ARGS says otherwise, e.g.
 #   make exp-classification ARGS="--config configs/classification/full.json --shard 0/8 --run-id full"

@@ -13,7 +13,8 @@ namespace recurlab::analysis {
   X(registerClassificationReport) \
   X(registerMtReport) \
   X(registerLmReport) \
-  X(registerQaReport)
+  X(registerQaReport) \
+  X(registerBenchReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)

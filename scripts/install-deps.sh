@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian packages recurlab needs that are missing.
 # Idempotent: with everything present it installs nothing. `--check` only reports, exit 1 if
-# something is missing.
+# something is missing. `--bench` adds the optional PyTorch (Python) that `make bench` times
+# recurlab against (with --check: checks it too).
 set -euo pipefail
 
 PACKAGES=(
@@ -19,6 +20,15 @@ PACKAGES=(
   clang libclang-rt-dev             # libFuzzer targets of fuzz/ (make fuzz, the FuzzLoaders test)
 )
 
+check=0
+for arg in "$@"; do
+  case "$arg" in
+    --check) check=1 ;;
+    --bench) PACKAGES+=(python3-torch) ;;  # the same LibTorch and OpenBLAS, from Python
+    *) echo "usage: $0 [--check] [--bench]" >&2; exit 2 ;;
+  esac
+done
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   [[ "$p" == \#* ]] && continue
@@ -27,7 +37,7 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [[ "${1:-}" == "--check" ]]; then
+if ((check)); then
   if ((${#missing[@]})); then
     echo "recurlab: missing Debian packages: ${missing[*]}" >&2
     exit 1

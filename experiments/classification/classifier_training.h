@@ -27,6 +27,7 @@ class ClassifierTraining : public TrainingModel {
   StepOutput forward(const TrainBatch& batch) override;
   std::vector<std::string> tallyNames() const override { return {"acc"}; }
   std::vector<std::string> evaluationNames() const override { return {"dev_acc", "test_acc"}; }
+  std::string exampleUnit() const override { return "sentences"; }
   std::vector<double> evaluate() override;
   std::string selectionName() const override { return "dev_acc"; }
 

@@ -127,6 +127,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
             << options.lm.bptt << " per epoch\n";
 
   LmTraining training(lm, train_streams, valid_streams, test_streams);
+  training.setSymbolName(metric == "ppl" ? "words" : "characters");
   const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed,
       trainerContextFor(ctx, unit_json.dump()));
 

@@ -59,6 +59,9 @@ class LmTraining : public TrainingModel {
   std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) override;
   StepOutput forward(const TrainBatch& batch) override;
   std::vector<std::string> tallyNames() const override { return {"nats"}; }
+  // The corpus's symbols, plural ("characters", "words"); "symbols" until set.
+  void setSymbolName(std::string plural) { symbol_name_ = std::move(plural); }
+  std::string exampleUnit() const override { return symbol_name_; }
   std::vector<std::string> evaluationNames() const override {
     return {"valid_nats", "test_nats_at_best"};
   }
@@ -73,6 +76,7 @@ class LmTraining : public TrainingModel {
  private:
   LmTrainingModule module_;
   const BpttStreams &train_, &valid_, &test_;
+  std::string symbol_name_ = "symbols";
 };
 
 }  // namespace recurlab::experiments

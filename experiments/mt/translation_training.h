@@ -46,6 +46,7 @@ class TranslationTraining : public TrainingModel {
   StepOutput forward(const TrainBatch& batch) override;
   std::vector<std::string> tallyNames() const override { return {"nll"}; }
   std::vector<std::string> evaluationNames() const override;
+  std::string exampleUnit() const override { return "target tokens"; }
   std::vector<double> evaluate() override;
   std::string selectionName() const override { return "valid_bleu"; }
 

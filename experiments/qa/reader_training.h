@@ -50,6 +50,7 @@ class ReaderTraining : public TrainingModel {
   int64_t batchesPerEpoch() override;
   std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) override;
   StepOutput forward(const TrainBatch& batch) override;
+  std::string exampleUnit() const override { return "questions"; }
   std::vector<std::string> evaluationNames() const override {
     return {"dev_em", "dev_f1", "rnn_seconds", "rnn_cpu_seconds", "train_cpu_seconds"};
   }

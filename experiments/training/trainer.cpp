@@ -537,7 +537,7 @@ void Trainer::reportProgress(const EpochResult& e) {
   for (size_t i = 0; i < e.evals.size(); ++i)
     line += " " + eval_names_[i] + " " + fmt("%.4f", e.evals[i]);
   line += " (best " + fmt("%.4f", plateau_.best()) + ") " +
-          fmt("%.0f", m.examples_per_second.value()) + " ex/s " +
+          fmt("%.0f", m.examples_per_second.value()) + " " + model_.exampleUnit() + "/s " +
           fmt("%.1f", m.examples_per_second.seconds()) + "s [data " +
           fmt("%.2f", m.data_seconds.value()) + " fwd " + fmt("%.2f", m.forward_seconds.value()) +
           " bwd " + fmt("%.2f", m.backward_seconds.value()) + " step " +

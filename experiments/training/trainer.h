@@ -56,6 +56,9 @@ class TrainingModel {
   virtual std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) = 0;
   virtual StepOutput forward(const TrainBatch& batch) = 0;  // in training mode
   virtual std::vector<std::string> tallyNames() const { return {}; }
+  // What StepOutput::examples counts, plural ("target tokens", "sentences", "characters"): the
+  // progress line's rate says it per second.
+  virtual std::string exampleUnit() const { return "examples"; }
   // Held-out metrics after an epoch, in a fixed order (columns of the epochs table).
   virtual std::vector<std::string> evaluationNames() const = 0;
   virtual std::vector<double> evaluate() = 0;
