@@ -91,7 +91,8 @@ void LmTrainingModuleImpl::carry(const models::SequenceState& state, int64_t epo
   for (size_t i = 0; i < flat.size(); ++i) {
     // Kept in float32 (the buffers' dtype) when autocast gave a bfloat16/float16 state: exact,
     // and set_ would otherwise read its storage as float32.
-    const bool reduced = flat[i].scalar_type() == torch::kBFloat16 || flat[i].scalar_type() == torch::kHalf;
+    const auto type = flat[i].scalar_type();
+    const bool reduced = type == torch::kBFloat16 || type == torch::kHalf;
     state_[i].set_((reduced ? flat[i].to(torch::kFloat) : flat[i]).contiguous());
   }
   position_[0].fill_(epoch);
