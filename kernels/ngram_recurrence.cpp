@@ -8,6 +8,7 @@
 
 #include "kernels/device_dispatch.h"
 #include "kernels/input_checks.h"
+#include "kernels/mixed_precision.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -108,6 +109,12 @@ class NgramRecurrenceFunction : public torch::autograd::Function<NgramRecurrence
 
 std::vector<Tensor> ngramRecurrence(const Tensor& u, const Tensor& c0, const Tensor& mask_pad,
                                     const NgramRecurrenceOptions& opt) {
+  if (const auto type = detail::autocastComputeType(u, {c0})) {
+    using detail::castFloating;
+    return detail::castOutputs(
+        ngramRecurrence(castFloating(u, *type), castFloating(c0, *type), mask_pad, opt),
+        u.scalar_type());
+  }
   checkInputs(u, c0, mask_pad, opt);
   return NgramRecurrenceFunction::apply(u, detail::undefinedAsEmpty(c0, u),
                                         detail::undefinedAsEmpty(mask_pad, u), opt.hidden_size,

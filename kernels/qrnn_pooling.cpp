@@ -7,6 +7,7 @@
 
 #include "kernels/device_dispatch.h"
 #include "kernels/input_checks.h"
+#include "kernels/mixed_precision.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -112,6 +113,12 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
 
 std::vector<Tensor> qrnnPooling(const Tensor& u, const Tensor& c0, const Tensor& zoneout,
                                 const Tensor& mask_pad, const QrnnPoolingOptions& opt) {
+  if (const auto type = detail::autocastComputeType(u, {c0, zoneout})) {
+    using detail::castFloating;
+    return detail::castOutputs(qrnnPooling(castFloating(u, *type), castFloating(c0, *type),
+                                           castFloating(zoneout, *type), mask_pad, opt),
+                               u.scalar_type());
+  }
   checkInputs(u, c0, zoneout, mask_pad, opt);
   return QrnnPoolingFunction::apply(
       u, detail::undefinedAsEmpty(c0, u), detail::undefinedAsEmpty(zoneout, u),

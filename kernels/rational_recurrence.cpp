@@ -6,6 +6,7 @@
 
 #include "kernels/device_dispatch.h"
 #include "kernels/input_checks.h"
+#include "kernels/mixed_precision.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -136,6 +137,12 @@ class RationalRecurrenceFunction : public torch::autograd::Function<RationalRecu
 std::vector<Tensor> rationalRecurrence(const Tensor& u, const Tensor& weight, const Tensor& c0,
                                        const Tensor& mask_pad,
                                        const RationalRecurrenceOptions& opt) {
+  if (const auto type = detail::autocastComputeType(u, {weight, c0})) {
+    using detail::castFloating;
+    return detail::castOutputs(rationalRecurrence(castFloating(u, *type), castFloating(weight, *type),
+                                                  castFloating(c0, *type), mask_pad, opt),
+                               u.scalar_type());
+  }
   checkInputs(u, weight, c0, mask_pad, opt);
   return RationalRecurrenceFunction::apply(
       u, detail::undefinedAsEmpty(weight, u), detail::undefinedAsEmpty(c0, u),

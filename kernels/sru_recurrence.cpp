@@ -9,6 +9,7 @@
 
 #include "kernels/device_dispatch.h"
 #include "kernels/input_checks.h"
+#include "kernels/mixed_precision.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -143,6 +144,14 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
 std::vector<Tensor> sruRecurrence(const Tensor& u, const Tensor& x, const Tensor& weight_c,
                                   const Tensor& bias, const Tensor& c0, const Tensor& mask_c,
                                   const Tensor& mask_pad, const SruRecurrenceOptions& opt) {
+  if (const auto type = detail::autocastComputeType(u, {x, weight_c, bias, c0, mask_c})) {
+    using detail::castFloating;
+    return detail::castOutputs(
+        sruRecurrence(castFloating(u, *type), castFloating(x, *type), castFloating(weight_c, *type),
+                      castFloating(bias, *type), castFloating(c0, *type),
+                      castFloating(mask_c, *type), mask_pad, opt),
+        u.scalar_type());
+  }
   checkInputs(u, x, weight_c, bias, c0, mask_c, mask_pad, opt);
   const Tensor skip_x = opt.skip == SruSkip::ScaledInput ? x : Tensor();
   return SruRecurrenceFunction::apply(

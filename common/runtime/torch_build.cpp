@@ -17,4 +17,6 @@ std::string torchBlasLibrary() {
 
 std::string torchVersion() { return TORCH_VERSION; }
 
+bool torchBuiltWithCuda() { return at::show_config().find("USE_CUDA=ON") != std::string::npos; }
+
 }  // namespace recurlab

@@ -14,4 +14,8 @@ std::string torchBlasLibrary();
 // "major.minor.patch" of the LibTorch compiled against.
 std::string torchVersion();
 
+// Whether that LibTorch was built with CUDA (its build configuration's USE_CUDA=ON): Debian's
+// is not, PyTorch's CUDA wheels are.
+bool torchBuiltWithCuda();
+
 }  // namespace recurlab

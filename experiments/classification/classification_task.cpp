@@ -165,7 +165,9 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   log.setAttribute(g, "pretrained_words", embedding.pretrained_words);
   log.setAttribute(g, "parameters", parameters);
 
-  ClassifierTraining training(model, encoded, head_options.batch_size, seed);
+  // The Trainer moves the model to the device; the batches follow it there.
+  ClassifierTraining training(model, encoded, head_options.batch_size, seed,
+                              torch::Device(ctx.execution.device));
   const auto outcome = train(training, options.optimizer, options.trainer, seed,
       trainerContextFor(ctx, unit_json.dump()));
 

@@ -37,23 +37,25 @@ std::vector<size_t> byLength(const std::vector<EncodedSentence>& s) {
 }  // namespace
 
 double classifierAccuracy(models::TextClassifier& model,
-                          const std::vector<EncodedSentence>& sentences, int64_t batch_size) {
+                          const std::vector<EncodedSentence>& sentences, int64_t batch_size,
+                          torch::Device device) {
   if (sentences.empty()) return 0.0;
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
-  int64_t correct = 0;
+  auto correct = torch::zeros({}, torch::TensorOptions().dtype(torch::kInt64).device(device));
   for (const auto& b : makeSentenceBatches(sentences, byLength(sentences), batch_size)) {
-    auto logits = model->forward(b.tokens, b.mask_pad, b.lengths);
-    correct += logits.argmax(1).eq(b.labels).sum().item<int64_t>();
+    auto logits = model->forward(b.tokens.to(device), b.mask_pad.to(device), b.lengths.to(device));
+    correct += logits.argmax(1).eq(b.labels.to(device)).sum();
   }
   model->train(was_training);
-  return static_cast<double>(correct) / static_cast<double>(sentences.size());
+  return static_cast<double>(correct.item<int64_t>()) / static_cast<double>(sentences.size());
 }
 
 ClassifierTraining::ClassifierTraining(models::TextClassifier model, const EncodedSplits& data,
-                                       int64_t batch_size, uint64_t seed)
-    : model_(std::move(model)), data_(data), batch_size_(batch_size), seed_(seed) {
+                                       int64_t batch_size, uint64_t seed, torch::Device device)
+    : model_(std::move(model)), data_(data), batch_size_(batch_size), seed_(seed),
+      device_(device) {
   if (data_.train.empty()) throw std::invalid_argument("classifier training: empty training set");
 }
 
@@ -81,16 +83,18 @@ std::unique_ptr<TrainBatch> ClassifierTraining::batch(int64_t epoch, int64_t ind
 
 StepOutput ClassifierTraining::forward(const TrainBatch& batch) {
   const auto& b = *static_cast<const ClassifierBatch&>(batch).batch;
-  auto logits = model_->forward(b.tokens, b.mask_pad, b.lengths);
+  const auto labels = b.labels.to(device_);
+  auto logits = model_->forward(b.tokens.to(device_), b.mask_pad.to(device_), b.lengths.to(device_));
   StepOutput out;
-  out.loss = torch::nn::functional::cross_entropy(logits, b.labels);
+  out.loss = torch::nn::functional::cross_entropy(logits, labels);
   out.examples = b.labels.size(0);
-  out.tallies = {static_cast<double>(logits.detach().argmax(1).eq(b.labels).sum().item<int64_t>())};
+  out.tallies = {static_cast<double>(logits.detach().argmax(1).eq(labels).sum().item<int64_t>())};
   return out;
 }
 
 std::vector<double> ClassifierTraining::evaluate() {
-  return {classifierAccuracy(model_, data_.dev), classifierAccuracy(model_, data_.test)};
+  return {classifierAccuracy(model_, data_.dev, 128, device_),
+          classifierAccuracy(model_, data_.test, 128, device_)};
 }
 
 }  // namespace recurlab::experiments

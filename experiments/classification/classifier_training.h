@@ -17,8 +17,9 @@ struct EncodedSplits {
 
 class ClassifierTraining : public TrainingModel {
  public:
+  // Batches go to `device` (where the Trainer puts the model) as they are used.
   ClassifierTraining(models::TextClassifier model, const EncodedSplits& data, int64_t batch_size,
-                     uint64_t seed);
+                     uint64_t seed, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() override { return *model_; }
   std::vector<torch::Tensor> sparseParameters() override;
@@ -36,12 +37,14 @@ class ClassifierTraining : public TrainingModel {
   const EncodedSplits& data_;
   int64_t batch_size_;
   uint64_t seed_;
+  torch::Device device_;
   int64_t batches_epoch_ = 0;  // the epoch `batches_` belong to
   std::vector<SentenceBatch> batches_;
 };
 
-// Accuracy of `model` (in eval mode, no grad) on sentences, batched by length.
+// Accuracy of `model` (in eval mode, no grad, on `device`) on sentences, batched by length.
 double classifierAccuracy(models::TextClassifier& model,
-                          const std::vector<EncodedSentence>& sentences, int64_t batch_size = 128);
+                          const std::vector<EncodedSentence>& sentences, int64_t batch_size = 128,
+                          torch::Device device = torch::kCPU);
 
 }  // namespace recurlab::experiments

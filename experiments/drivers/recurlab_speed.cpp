@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
       "warm-up excluded, median and spread over repetitions); one unit per shape, resumed after a kill."};
   spec.extra = [&](boost::program_options::options_description& cli) { addSpeedOptions(cli, options); };
   spec.embeddings = false;
+  spec.execution = false;  // its own --device (speed_task.h); float32 timings
   return runExperiment(argc, argv, spec, [&](const ExperimentCommandLine& cl) {
     return std::make_unique<SpeedTask>(options, cl);
   });

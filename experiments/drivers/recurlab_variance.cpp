@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   spec.extra = [](boost::program_options::options_description& cli) {
     cli.add_options()("quick", "small sizes for a smoke run (keys not set otherwise)");
   };
+  spec.execution = false;  // statistics at initialization: float32 on the CPU, no training
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<VarianceTask>(cl);
   });

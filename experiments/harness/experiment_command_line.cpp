@@ -9,6 +9,41 @@
 
 namespace recurlab::experiments {
 namespace po = boost::program_options;
+namespace {
+
+// Takes the top-level config key `key` out of the config: its value, or nullopt without it.
+std::optional<nlohmann::json> takeKey(nlohmann::json& config, const char* key) {
+  if (!config.is_object() || !config.contains(key)) return std::nullopt;
+  nlohmann::json value = config[key];
+  config.erase(key);
+  return value;
+}
+
+std::string stringKey(const nlohmann::json& value, const char* key, const char* expected) {
+  if (!value.is_string())
+    throw std::invalid_argument(std::string("config key ") + key + ": expected " + expected +
+                                " as a string, got " + value.dump());
+  return value.get<std::string>();
+}
+
+// --device, --precision, --deterministic over the config's keys of the same names.
+ExecutionOptions executionOptions(const po::variables_map& vm, nlohmann::json& config) {
+  std::string device = "cpu", precision = "fp32";
+  bool deterministic = false;
+  if (const auto v = takeKey(config, "device")) device = stringKey(*v, "device", "cpu, cuda, cuda:N or auto");
+  if (const auto v = takeKey(config, "precision")) precision = stringKey(*v, "precision", "fp32, bf16 or fp16");
+  if (const auto v = takeKey(config, "deterministic")) {
+    if (!v->is_boolean())
+      throw std::invalid_argument("config key deterministic: expected true or false, got " + v->dump());
+    deterministic = v->get<bool>();
+  }
+  if (vm.count("device")) device = vm["device"].as<std::string>();
+  if (vm.count("precision")) precision = vm["precision"].as<std::string>();
+  if (vm.count("deterministic")) deterministic = true;
+  return resolveExecutionOptions(device, precision, deterministic);
+}
+
+}  // namespace
 
 std::string defaultConfigFile(const std::string& relative) {
   if (std::filesystem::exists(relative)) return relative;
@@ -44,6 +79,16 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
   if (spec.embeddings)
     options.add_options()("embeddings", po::value(&cl.embeddings),
                           "word vectors (word2vec binary/text or GloVe text) (config key embeddings)");
+  if (spec.execution)
+    options.add_options()
+        ("device", po::value<std::string>(),
+         "cpu (default), cuda (device 0), cuda:N, or auto (cuda when there is one): model, "
+         "batches, optimizer and evaluation on it (config key device)")
+        ("precision", po::value<std::string>(),
+         "fp32 (default), bf16 or fp16 (CUDA only): autocast for matmuls and attention, float32 "
+         "weights and optimizer state, loss scaling for fp16 (config key precision)")
+        ("deterministic", "bit-identical repeats: on CUDA the deterministic algorithms where "
+         "LibTorch has them (the CPU always repeats) (config key deterministic)");
   addRunFolderOptions(options, cl.run_folder);
   if (spec.extra) spec.extra(options);
   po::variables_map vm;
@@ -90,6 +135,7 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
     cl.config["seed"] = seed;
   }
   if (vm.count("embeddings")) cl.config["embeddings"] = cl.embeddings;
+  if (spec.execution) cl.execution = executionOptions(vm, cl.config);
   return cl;
 }
 

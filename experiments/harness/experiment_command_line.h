@@ -1,7 +1,8 @@
 #pragma once
 // The one command line of every experiment driver: --config FILE, repeated
 // --set key=value, --seed, --threads, --jobs N, --nproc-per-node N, --shard i/n, --data-dir,
-// --embeddings (where the task takes word vectors), --print-config, --help, the run
+// --embeddings (where the task takes word vectors), --device, --precision, --deterministic
+// (experiments/harness/execution_options.h), --print-config, --help, the run
 // folder's --run-id, --out, --results-root, --force-new (experiments/harness/run_folder.h),
 // and whatever options a driver adds through `extra`. The JSON config is assembled here; each
 // experiment validates it.
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "experiments/config/config_json.h"
+#include "experiments/harness/execution_options.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/shard.h"
 
@@ -34,6 +36,7 @@ struct CommandLineSpec {
   std::string description;     // first paragraph of --help
   std::string default_config;  // "" = no file unless --config is given; the config starts {}
   bool embeddings = true;      // offers --embeddings (config key embeddings)
+  bool execution = true;       // offers --device, --precision, --deterministic (and their keys)
   // Adds a driver's own options (bound to its variables).
   ExtraOptions extra;
 };
@@ -53,6 +56,7 @@ struct ExperimentCommandLine {
   std::string data_dir;
   std::string embeddings;     // "" = none
   nlohmann::json config;      // file + --set overrides + --seed/--embeddings
+  ExecutionOptions execution;  // device resolved, precision checked; taken out of `config`
   std::set<std::string> given;  // options present on the command line
 
   bool has(const std::string& option) const { return given.count(option) > 0; }

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/runtime/determinism.h"
 #include "common/runtime/heap_policy.h"
 #include "common/runtime/machine_info.h"
 #include "common/runtime/openblas_core.h"
@@ -22,12 +23,21 @@ CommandLineSpec commandLineSpec(const DriverSpec& spec) {
                     spec.default_config.empty() ? "" : defaultConfigFile(spec.default_config),
                     spec.extra);
   c.embeddings = spec.embeddings;
+  c.execution = spec.execution;
   return c;
 }
 
-// The config the run folder records: the task's own, or the command line's as given.
+// The config the run folder records: the task's own, or the command line's as given, with the
+// precision when it is not fp32.
 nlohmann::json runConfigOf(const Task& task, const ExperimentCommandLine& cl) {
-  return task.runConfig().value_or(cl.config);
+  return withPrecision(task.runConfig().value_or(cl.config), cl.execution);
+}
+
+// Root attributes of the log: how the units computed (the device is the machine's, written by
+// the run folder).
+void describeExecution(Hdf5RunLog& log, const ExecutionOptions& execution) {
+  log.setAttribute("/", "precision", execution.precision);
+  log.setAttribute("/", "deterministic", static_cast<int64_t>(execution.deterministic));
 }
 
 // --jobs: the run-wide preparation happens here, once, before the workers start; each worker
@@ -41,20 +51,23 @@ int runAsLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, Task&
 }
 
 int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Task& task) {
+  const std::string device = spec.execution ? cl.execution.device : task.device();
   auto rank_options = DataParallelOptions::fromEnvironment();
-  rank_options.backend = dataParallelBackend(task.device());  // Gloo on the CPU, NCCL on CUDA
+  rank_options.backend = dataParallelBackend(device);  // Gloo on the CPU, NCCL on CUDA
   DataParallelGroup ranks(rank_options);
-  const MachineInfo machine =
-      spec.measure_machine ? collectMachineInfo(task.device()) : MachineInfo{};
+  MachineInfo machine = spec.measure_machine ? collectMachineInfo(device) : MachineInfo{};
+  if (machine.device.empty()) machine.device = device;
   RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard,
                    cl.command_line, runConfigOf(task, cl), task.seed(), machine,
                    [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, cl.shard, log); });
   task.prepare(folder.path());
   task.describeRun(folder.log());
+  if (spec.execution) describeExecution(folder.log(), cl.execution);
   std::ostringstream quiet;
   RunnerOptions runner;
   runner.seed = static_cast<uint64_t>(task.seed());
   runner.data_parallel = &ranks;
+  runner.execution = cl.execution;
   if (!spec.progress) runner.progress = &quiet;
   const auto report = runTask(task, folder, runner);
   folder.finish();  // the log is closed before the analysis reads it
@@ -105,6 +118,7 @@ int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFacto
     }
     if (spec.single_threaded_blas) singleThreadedOpenBlas();
     const int threads = applyThreadCount(cl.threads);
+    if (cl.execution.deterministic) applyDeterministicAlgorithms(true);
     const auto task = make_task(cl);  // every key of every unit checked here
     if (cl.has("print-config")) {
       std::cout << runConfigOf(*task, cl).dump(2) << "\n";

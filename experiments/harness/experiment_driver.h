@@ -41,6 +41,9 @@ struct DriverSpec {
   std::function<void(boost::program_options::options_description&)> extra;
   // Offers --embeddings (config key embeddings): tasks that read word vectors.
   bool embeddings = true;
+  // Offers --device, --precision, --deterministic (experiments/harness/execution_options.h),
+  // handed to every unit; off for a driver with its own --device (speed).
+  bool execution = true;
   // OpenBLAS on one thread: LibTorch's own threads (--threads) parallelise, and two pools
   // spinning on 2 cores stall each other.
   bool single_threaded_blas = true;

@@ -185,6 +185,7 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
 
     UnitContext context{log, g, chosen.config, seed, CheckpointStore(), "", {}};
     context.data_parallel = options.data_parallel;
+    context.execution = options.execution;
     if (options.checkpoints)
       context.checkpoints = CheckpointStore(
           (fs::path(folder.path()) / "checkpoints" / checkpointFolderName(g)).string());

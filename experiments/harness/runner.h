@@ -20,6 +20,7 @@ struct RunnerOptions {
   bool checkpoints = true;       // give units a checkpoint folder (Trainer resumes from it)
   std::ostream* progress = nullptr;  // nullptr = std::cerr
   DataParallelGroup* data_parallel = nullptr;  // handed to every unit (UnitContext)
+  ExecutionOptions execution;    // likewise: device, precision, determinism
 };
 
 struct RunnerReport {

@@ -18,6 +18,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "experiments/harness/checkpoint_store.h"
+#include "experiments/harness/execution_options.h"
 
 namespace recurlab::experiments {
 
@@ -63,6 +64,9 @@ struct UnitContext {
   // Data-parallel ranks training this unit together (null = this process alone): for the
   // TrainerContext (experiments/training/trainer.h).
   DataParallelGroup* data_parallel = nullptr;
+  // Where and how the unit computes (--device, --precision, --deterministic): the task puts
+  // its model and batches on execution.device; the Trainer applies the precision.
+  ExecutionOptions execution = {};
 };
 
 // The life of a run, as the one driver (experiments/harness/experiment_driver.h) runs it:

@@ -126,7 +126,8 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
             << train_streams.segments() << " segments of " << options.lm.batch_size << "x"
             << options.lm.bptt << " per epoch\n";
 
-  LmTraining training(lm, train_streams, valid_streams, test_streams);
+  const torch::Device device(ctx.execution.device);
+  LmTraining training(lm, train_streams, valid_streams, test_streams, device);
   training.setSymbolName(metric == "ppl" ? "words" : "characters");
   const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed,
       trainerContextFor(ctx, unit_json.dump()));
@@ -157,9 +158,9 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
       OpTimeProfile profile;
       for (int64_t k = 0; k < steps; ++k) {
         const auto seg = train_streams.segment(k);
-        auto [logits, next] = lm->forward(seg.inputs, state);
+        auto [logits, next] = lm->forward(seg.inputs.to(device), state);
         auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
-                                                         seg.targets.reshape({-1}));
+                                                         seg.targets.to(device).reshape({-1}));
         lm->zero_grad();
         loss.backward();
         state = next.detached();

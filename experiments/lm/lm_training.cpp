@@ -40,23 +40,24 @@ models::SequenceState unflatten(const models::SequenceState& shape,
 
 }  // namespace
 
-double meanNats(LanguageModel& model, const BpttStreams& streams) {
+double meanNats(LanguageModel& model, const BpttStreams& streams, torch::Device device) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
   models::SequenceState state;
-  double nats = 0;
+  // Summed on the device in float64 (each segment's sum as the float it is), read once.
+  auto nats = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
   for (int64_t k = 0; k < streams.segments(); ++k) {
     const auto seg = streams.segment(k);
-    auto [logits, next] = model->forward(seg.inputs, state);
+    auto [logits, next] = model->forward(seg.inputs.to(device), state);
     nats += torch::nn::functional::cross_entropy(
-                logits.reshape({-1, logits.size(2)}), seg.targets.reshape({-1}),
+                logits.reshape({-1, logits.size(2)}), seg.targets.to(device).reshape({-1}),
                 torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                .item<double>();
+                .to(torch::kDouble);
     state = std::move(next);
   }
   model->train(was_training);
-  return nats / static_cast<double>(streams.targets());
+  return nats.item<double>() / static_cast<double>(streams.targets());
 }
 
 LmTrainingModuleImpl::LmTrainingModuleImpl(LanguageModel model)
@@ -86,9 +87,12 @@ std::vector<torch::Tensor> LmTrainingModuleImpl::carriedBuffers() const {
 }
 
 models::SequenceState LmTrainingModuleImpl::carried(int64_t epoch, int64_t index) const {
-  if (index == 0 || state_.empty() || position_[0].item<int64_t>() != epoch ||
-      position_[1].item<int64_t>() != index)
-    return {};
+  if (index == 0 || state_.empty()) return {};
+  if (!host_position_) {
+    const auto p = position_.to(torch::kCPU);
+    host_position_ = std::array<int64_t, 2>{p[0].item<int64_t>(), p[1].item<int64_t>()};
+  }
+  if ((*host_position_)[0] != epoch || (*host_position_)[1] != index) return {};
   // Copies: carry() replaces the buffers while this segment's graph still holds its input.
   std::vector<torch::Tensor> copies;
   for (const auto& t : state_) copies.push_back(t.clone());
@@ -103,14 +107,21 @@ void LmTrainingModuleImpl::carry(const models::SequenceState& state, int64_t epo
   flatten(state.detached(), flat);
   TORCH_CHECK(flat.size() == state_.size(), "language model: the encoder's state has ",
               flat.size(), " tensors, expected ", state_.size());
-  for (size_t i = 0; i < flat.size(); ++i) state_[i].set_(flat[i].contiguous());
+  for (size_t i = 0; i < flat.size(); ++i) {
+    // Kept in float32 (the buffers' dtype) when autocast gave a bfloat16/float16 state: exact,
+    // and set_ would otherwise read its storage as float32.
+    const auto type = flat[i].scalar_type();
+    const bool reduced = type == torch::kBFloat16 || type == torch::kHalf;
+    state_[i].set_((reduced ? flat[i].to(torch::kFloat) : flat[i]).contiguous());
+  }
   position_[0].fill_(epoch);
   position_[1].fill_(next_index);
+  host_position_ = std::array<int64_t, 2>{epoch, next_index};
 }
 
 LmTraining::LmTraining(LanguageModel lm, const BpttStreams& train, const BpttStreams& valid,
-                       const BpttStreams& test)
-    : module_(std::move(lm)), train_(train), valid_(valid), test_(test) {}
+                       const BpttStreams& test, torch::Device device)
+    : module_(std::move(lm)), train_(train), valid_(valid), test_(test), device_(device) {}
 
 std::unique_ptr<TrainBatch> LmTraining::batch(int64_t epoch, int64_t index) {
   auto b = std::make_unique<LmBatch>();
@@ -122,21 +133,23 @@ std::unique_ptr<TrainBatch> LmTraining::batch(int64_t epoch, int64_t index) {
 
 StepOutput LmTraining::forward(const TrainBatch& batch) {
   const auto& b = static_cast<const LmBatch&>(batch);
-  auto [logits, next] = module_->lm->forward(b.segment.inputs, module_->carried(b.epoch, b.index));
+  auto [logits, next] = module_->lm->forward(b.segment.inputs.to(device_),
+                                             module_->carried(b.epoch, b.index));
   module_->carry(next, b.epoch, b.index + 1);
   StepOutput out;
   out.loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
-                                                  b.segment.targets.reshape({-1}));
+                                                  b.segment.targets.to(device_).reshape({-1}));
   out.examples = b.segment.targets.numel();
-  out.tallies = {out.loss.item<double>() * static_cast<double>(out.examples)};
+  out.tally_values = (out.loss.detach().to(torch::kDouble) * static_cast<double>(out.examples))
+                         .reshape({1});
   return out;
 }
 
 std::vector<double> LmTraining::evaluate() {
-  const double valid = meanNats(module_->lm, valid_);
+  const double valid = meanNats(module_->lm, valid_, device_);
   auto& best = module_->best;
   if (valid < best[0].item<double>()) {
-    const double test = meanNats(module_->lm, test_);
+    const double test = meanNats(module_->lm, test_, device_);
     torch::NoGradGuard no_grad;
     best[0].fill_(valid);
     best[1].fill_(test);

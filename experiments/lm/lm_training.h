@@ -15,8 +15,10 @@
 // text is evaluated whenever valid improves, so `test_nats_at_best` is the test loss at the
 // best valid epoch so far (also kept as buffers, for resume). Losses are mean nats per
 // predicted symbol (BPC = nats / ln 2, perplexity = e^nats).
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,9 @@
 namespace recurlab::experiments {
 
 // Mean nats per predicted symbol of `streams` under `model` (eval mode, no grad, state
-// carried across segments, zero at the start).
-double meanNats(LanguageModel& model, const BpttStreams& streams);
+// carried across segments, zero at the start), the segments put on `device` (the model's).
+double meanNats(LanguageModel& model, const BpttStreams& streams,
+                torch::Device device = torch::kCPU);
 
 class LmTrainingModuleImpl : public torch::nn::Module {
  public:
@@ -46,13 +49,17 @@ class LmTrainingModuleImpl : public torch::nn::Module {
   models::SequenceState shape_;        // the encoder's state structure (tensors replaced)
   std::vector<torch::Tensor> state_;   // its tensors, flattened, as buffers
   torch::Tensor position_;             // [epoch, next index]; [0, -1] = nothing stored
+  // position_ as last read or written here: a step compares it on the host, never reading the
+  // buffer back from a GPU (read once after a checkpoint loads it).
+  mutable std::optional<std::array<int64_t, 2>> host_position_;
 };
 TORCH_MODULE(LmTrainingModule);
 
 class LmTraining : public TrainingModel {
  public:
+  // Segments go to `device` (where the Trainer puts the model) as they are used.
   LmTraining(LanguageModel lm, const BpttStreams& train, const BpttStreams& valid,
-             const BpttStreams& test);
+             const BpttStreams& test, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() override { return *module_; }
   int64_t batchesPerEpoch() override { return train_.segments(); }
@@ -77,6 +84,7 @@ class LmTraining : public TrainingModel {
   LmTrainingModule module_;
   const BpttStreams &train_, &valid_, &test_;
   std::string symbol_name_ = "symbols";
+  torch::Device device_;
 };
 
 }  // namespace recurlab::experiments

@@ -25,6 +25,9 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
   torch::NoGradGuard no_grad;
   const bool was_training = model.is_training();
   model.eval();
+  const auto parameters = model.parameters();
+  const torch::Device device =
+      parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   std::vector<int64_t> order(pairs.size());
   std::iota(order.begin(), order.end(), int64_t{0});
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
@@ -35,7 +38,9 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
     const size_t last = std::min(order.size(), first + static_cast<size_t>(options.batch_sentences));
     const std::vector<int64_t> indices(order.begin() + static_cast<int64_t>(first),
                                        order.begin() + static_cast<int64_t>(last));
-    const auto batch = makeTranslationBatch(pairs, indices, ids);
+    auto batch = makeTranslationBatch(pairs, indices, ids);
+    batch.source = batch.source.to(device);
+    batch.source_pad = batch.source_pad.to(device);
     std::vector<std::vector<models::Hypothesis>> nbest;
     std::vector<models::Hypothesis> best;
     if (options.nbest > 1) {

@@ -9,7 +9,8 @@
 namespace recurlab::experiments {
 
 LabelSmoothedLoss labelSmoothedCrossEntropy(const at::Tensor& logits, const at::Tensor& target,
-                                            const at::Tensor& target_pad, double epsilon) {
+                                            const at::Tensor& target_pad, double epsilon,
+                                            std::optional<int64_t> tokens) {
   if (epsilon < 0 || epsilon >= 1)
     throw std::invalid_argument("label smoothing must be in [0, 1), got " + std::to_string(epsilon));
   const int64_t V = logits.size(-1);
@@ -34,7 +35,7 @@ LabelSmoothedLoss labelSmoothedCrossEntropy(const at::Tensor& logits, const at::
   LabelSmoothedLoss out;
   out.loss = (1.0 - epsilon - eps_i) * nll.sum() + eps_i * smooth.sum();
   out.nll = nll.sum().detach();
-  out.tokens = target_pad.logical_not().sum().item<int64_t>();
+  out.tokens = tokens ? *tokens : target_pad.logical_not().sum().item<int64_t>();
   return out;
 }
 

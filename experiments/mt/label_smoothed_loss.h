@@ -7,6 +7,9 @@
 // count nothing. Sums in nats (fairseq logs them in base 2: divide by ln 2).
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
+#include <optional>
+
 namespace recurlab::experiments {
 
 struct LabelSmoothedLoss {
@@ -15,8 +18,11 @@ struct LabelSmoothedLoss {
   int64_t tokens = 0;  // non-pad targets
 };
 
-// logits (..., V), target (...) int64, target_pad (...) bool (true = pad).
+// logits (..., V), target (...) int64, target_pad (...) bool (true = pad). `tokens`: the
+// non-pad target count when the caller knows it on the host (a batch's), which spares a read
+// from the device; else counted from target_pad.
 LabelSmoothedLoss labelSmoothedCrossEntropy(const at::Tensor& logits, const at::Tensor& target,
-                                            const at::Tensor& target_pad, double epsilon);
+                                            const at::Tensor& target_pad, double epsilon,
+                                            std::optional<int64_t> tokens = std::nullopt);
 
 }  // namespace recurlab::experiments

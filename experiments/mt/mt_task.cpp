@@ -173,7 +173,8 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   to.test = {decode.beam, decode.alpha, decode.max_length_a, decode.max_length_b,
              decode.batch_sentences};
   to.test_every_epoch = decode.test_every_epoch;
-  TranslationTraining training(model, data_, *subwords_, to, seed);
+  TranslationTraining training(model, data_, *subwords_, to, seed,
+                               torch::Device(ctx.execution.device));
   log.setAttribute(g, "batches_per_epoch", training.batchesPerEpoch());
 
   auto trainer = options.trainer;
@@ -257,8 +258,10 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     model->eval();
     EncodedPair pair{data_.test[k].source, translated.hypotheses[k]};
     const auto batch = makeTranslationBatch({pair}, {0}, data_.ids);
-    const auto memory = model->encode(batch.source, batch.source_pad);
-    const auto out = model->decode(batch.target_in, batch.target_pad, memory, {}, true);
+    const torch::Device device(ctx.execution.device);
+    const auto memory = model->encode(batch.source.to(device), batch.source_pad.to(device));
+    const auto out = model->decode(batch.target_in.to(device), batch.target_pad.to(device), memory,
+                                   {}, true);
     std::vector<std::string> source_pieces, target_pieces;
     for (auto id : pair.source) source_pieces.push_back(subwords_->decode({id}));
     source_pieces.push_back("</s>");
@@ -268,7 +271,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     log.writeText(g + "/attention/target_pieces", joinLines(target_pieces));
     log.setAttribute(g + "/attention", "sentence", static_cast<int64_t>(k));
     for (size_t layer = 0; layer < out.attention.size(); ++layer) {
-      const auto a = out.attention[layer].select(0, 0).to(torch::kDouble).contiguous();  // (T, S)
+      const auto a = out.attention[layer].select(0, 0).to(torch::kDouble).cpu().contiguous();  // (T, S)
       std::vector<double> values(a.data_ptr<double>(), a.data_ptr<double>() + a.numel());
       log.writeArray(g + "/attention/layer_" + std::to_string(layer + 1), values,
                      {static_cast<uint64_t>(a.size(0)), static_cast<uint64_t>(a.size(1))});

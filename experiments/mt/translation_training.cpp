@@ -36,12 +36,21 @@ struct TranslationTrainBatch : TrainBatch {
   bool empty() const override { return batch.source.size(1) == 0; }
 };
 
+// The batch's tensors on `device` (its host counts as they are).
+TranslationBatch onDevice(TranslationBatch b, const torch::Device& device) {
+  for (auto* t : {&b.source, &b.source_pad, &b.target_in, &b.target_out, &b.target_pad})
+    *t = t->to(device);
+  return b;
+}
+
 }  // namespace
 
 TranslationTraining::TranslationTraining(std::shared_ptr<models::Seq2SeqModel> model,
                                          const TranslationData& data, const SubwordModel& subwords,
-                                         const TranslationTrainingOptions& options, uint64_t seed)
-    : model_(std::move(model)), data_(data), subwords_(subwords), options_(options), seed_(seed) {
+                                         const TranslationTrainingOptions& options, uint64_t seed,
+                                         torch::Device device)
+    : model_(std::move(model)), data_(data), subwords_(subwords), options_(options), seed_(seed),
+      device_(device) {
   if (data_.train.empty()) throw std::invalid_argument("translation training: no training pairs");
   batches_ = cutTokenBatches(data_.train, options_.max_tokens, seed_);
 }
@@ -60,15 +69,15 @@ std::unique_ptr<TrainBatch> TranslationTraining::batch(int64_t epoch, int64_t in
 }
 
 StepOutput TranslationTraining::forward(const TrainBatch& batch) {
-  const auto& b = static_cast<const TranslationTrainBatch&>(batch).batch;
+  const auto b = onDevice(static_cast<const TranslationTrainBatch&>(batch).batch, device_);
   const auto memory = model_->encode(b.source, b.source_pad);
   const auto out = model_->decode(b.target_in, b.target_pad, memory, {});
-  const auto loss =
-      labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad, options_.label_smoothing);
+  const auto loss = labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad,
+                                              options_.label_smoothing, b.target_tokens);
   StepOutput step;
   step.loss = loss.loss / static_cast<double>(loss.tokens);
   step.examples = loss.tokens;
-  step.tallies = {loss.nll.item<double>()};
+  step.tally_values = loss.nll.to(torch::kDouble).reshape({1});
   return step;
 }
 
@@ -82,18 +91,20 @@ double TranslationTraining::meanNll(const std::vector<EncodedPair>& pairs) {
   torch::NoGradGuard no_grad;
   const bool was_training = model_->is_training();
   model_->eval();
-  double nll = 0;
+  // Summed on the device in float64, read once.
+  auto nll = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
   int64_t tokens = 0;
   for (const auto& indices : cutTokenBatches(pairs, options_.max_tokens, seed_)) {
-    const auto b = makeTranslationBatch(pairs, indices, data_.ids);
+    const auto b = onDevice(makeTranslationBatch(pairs, indices, data_.ids), device_);
     const auto memory = model_->encode(b.source, b.source_pad);
     const auto out = model_->decode(b.target_in, b.target_pad, memory, {});
-    const auto loss = labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad, 0.0);
-    nll += loss.nll.item<double>();
+    const auto loss =
+        labelSmoothedCrossEntropy(out.logits, b.target_out, b.target_pad, 0.0, b.target_tokens);
+    nll += loss.nll.to(torch::kDouble);
     tokens += loss.tokens;
   }
   model_->train(was_training);
-  return nll / static_cast<double>(std::max<int64_t>(tokens, 1));
+  return nll.item<double>() / static_cast<double>(std::max<int64_t>(tokens, 1));
 }
 
 std::vector<std::string> TranslationTraining::detokenize(

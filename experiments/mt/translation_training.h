@@ -38,7 +38,7 @@ class TranslationTraining : public TrainingModel {
  public:
   TranslationTraining(std::shared_ptr<models::Seq2SeqModel> model, const TranslationData& data,
                       const SubwordModel& subwords, const TranslationTrainingOptions& options,
-                      uint64_t seed);
+                      uint64_t seed, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() override;
   int64_t batchesPerEpoch() override { return static_cast<int64_t>(batches_.size()); }
@@ -61,6 +61,7 @@ class TranslationTraining : public TrainingModel {
   const SubwordModel& subwords_;
   TranslationTrainingOptions options_;
   uint64_t seed_;
+  torch::Device device_;  // the model's (the Trainer puts it there); batches follow
   std::vector<std::vector<int64_t>> batches_;
   int64_t order_epoch_ = 0;
   std::vector<int64_t> order_;

@@ -252,7 +252,7 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
 
   const std::string predictions = run_dir_.empty() ? "" : run_dir_ + "/predictions-" + spec.name + ".json";
   ReaderTraining training(model, train_examples, dev_examples, *dev_data_, *dev_tokens_, train_options.batch_size,
-                          reader.max_span, ctx.seed, predictions);
+                          reader.max_span, ctx.seed, predictions, torch::Device(ctx.execution.device));
   const auto outcome = train(training, train_options.optimizer, train_options.trainer, ctx.seed,
       trainerContextFor(ctx, ctx.config.dump()));
 

@@ -12,6 +12,23 @@
 #include "experiments/search/seed_sequence.h"
 
 namespace recurlab::experiments::qa {
+namespace {
+
+// The batch's tensors on `device`.
+ReaderBatch onDevice(const ReaderBatch& b, const torch::Device& device) {
+  ReaderBatch d;
+  d.paragraph = b.paragraph.to(device);
+  d.paragraph_pad = b.paragraph_pad.to(device);
+  d.features = b.features.to(device);
+  d.question = b.question.to(device);
+  d.question_pad = b.question_pad.to(device);
+  d.start = b.start.to(device);
+  d.end = b.end.to(device);
+  d.examples = b.examples;
+  return d;
+}
+
+}  // namespace
 
 ReaderBatch makeReaderBatch(const std::vector<const QaExample*>& examples) {
   const auto B = static_cast<int64_t>(examples.size());
@@ -75,6 +92,9 @@ std::map<std::string, std::string> predictAnswers(DocumentReader& model,
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
+  const auto parameters = model->parameters();
+  const torch::Device device =
+      parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   // Batches of similar length waste little on padding.
   std::vector<size_t> order(examples.size());
   std::iota(order.begin(), order.end(), 0);
@@ -86,10 +106,10 @@ std::map<std::string, std::string> predictAnswers(DocumentReader& model,
     std::vector<const QaExample*> xs;
     for (size_t j = i; j < std::min(order.size(), i + static_cast<size_t>(batch_size)); ++j)
       xs.push_back(&examples[order[j]]);
-    const auto b = makeReaderBatch(xs);
+    const auto b = onDevice(makeReaderBatch(xs), device);
     const auto s = model->forward(b.paragraph, b.paragraph_pad, b.features, b.question, b.question_pad);
-    const auto ps = torch::softmax(s.start, 1).to(torch::kDouble).contiguous();
-    const auto pe = torch::softmax(s.end, 1).to(torch::kDouble).contiguous();
+    const auto ps = torch::softmax(s.start, 1).to(torch::kCPU, torch::kDouble).contiguous();
+    const auto pe = torch::softmax(s.end, 1).to(torch::kCPU, torch::kDouble).contiguous();
     for (size_t k = 0; k < xs.size(); ++k) {
       const auto& x = *xs[k];
       const auto n = static_cast<int64_t>(x.paragraph_ids.size());
@@ -114,10 +134,10 @@ std::map<std::string, std::string> predictAnswers(DocumentReader& model,
 ReaderTraining::ReaderTraining(DocumentReader model, const std::vector<QaExample>& train,
                                const std::vector<QaExample>& dev, const SquadDataset& data,
                                const QaTokens& tokens, int64_t batch_size, int64_t max_span,
-                               uint64_t seed, std::string predictions_path)
+                               uint64_t seed, std::string predictions_path, torch::Device device)
     : model_(std::move(model)), train_(train), dev_(dev), data_(data), tokens_(tokens),
       batch_size_(batch_size), max_span_(max_span), seed_(seed),
-      predictions_path_(std::move(predictions_path)),
+      predictions_path_(std::move(predictions_path)), device_(device),
       timer_(std::make_shared<RecurrentTimer>()) {
   model_->setTimer(timer_);
   std::vector<int64_t> dev_questions;
@@ -159,7 +179,7 @@ std::unique_ptr<TrainBatch> ReaderTraining::batch(int64_t epoch, int64_t index) 
 }
 
 StepOutput ReaderTraining::forward(const TrainBatch& batch) {
-  const auto& b = static_cast<const ReaderBatch&>(batch);
+  const auto b = onDevice(static_cast<const ReaderBatch&>(batch), device_);
   const auto s = model_->forward(b.paragraph, b.paragraph_pad, b.features, b.question, b.question_pad);
   const auto loss = torch::nll_loss(torch::log_softmax(s.start, 1), b.start) +
                     torch::nll_loss(torch::log_softmax(s.end, 1), b.end);

@@ -44,7 +44,7 @@ class ReaderTraining : public TrainingModel {
   ReaderTraining(DocumentReader model, const std::vector<QaExample>& train,
                  const std::vector<QaExample>& dev, const SquadDataset& data,
                  const QaTokens& tokens, int64_t batch_size, int64_t max_span, uint64_t seed,
-                 std::string predictions_path);
+                 std::string predictions_path, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() override { return *model_; }
   int64_t batchesPerEpoch() override;
@@ -66,6 +66,7 @@ class ReaderTraining : public TrainingModel {
   int64_t batch_size_, max_span_;
   uint64_t seed_;
   std::string predictions_path_;
+  torch::Device device_;  // the model's (the Trainer puts it there); batches follow
   double best_f1_ = -1;
   std::shared_ptr<RecurrentTimer> timer_;
   int64_t batches_epoch_ = 0;

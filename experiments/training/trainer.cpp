@@ -1,6 +1,7 @@
 #include "experiments/training/trainer.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <torch/cuda.h>
 
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/optimizer_set.h"
 #include "experiments/training/plateau_tracker.h"
+#include "experiments/training/precision.h"
 #include "experiments/training/progress_bar.h"
 #include "experiments/training/training_state.h"
 
@@ -37,8 +39,17 @@ torch::Tensor rngState() {
 void setRngState(const torch::Tensor& state) {
   auto gen = at::detail::getDefaultCPUGenerator();
   std::lock_guard<std::mutex> lock(gen.mutex());
-  gen.set_state(state);
+  gen.set_state(state.to(torch::kCPU));  // a checkpoint loaded onto a GPU maps it there
 }
+
+// The RNG of CUDA device `index` (dropout masks drawn on the GPU), through the context, so that
+// this compiles against a LibTorch without CUDA (where it is never called).
+at::Generator cudaGenerator(int64_t index) {
+  return at::globalContext().defaultGenerator(
+      c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index)));
+}
+
+std::string cudaRngKey(int64_t index) { return "cuda_rng_" + std::to_string(index); }
 
 torch::Tensor rowsTensor(const std::vector<std::vector<double>>& rows, size_t columns) {
   auto t = torch::zeros({static_cast<int64_t>(rows.size()), static_cast<int64_t>(columns)},
@@ -100,16 +111,24 @@ class Trainer {
 
  private:
   bool resume();
+  void checkCheckpointPrecision(torch::serialize::InputArchive& archive, const std::string& file);
   void agreeWithRankZero();
   void openTables();
   bool trainEpoch();
   bool trainStep();
   struct BatchForward {
     StepOutput output;
-    double loss = 0, examples = 0;  // over every rank
+    double loss = 0, examples = 0;  // over every rank; loss read only when `read`
     std::vector<double> tallies;
+    bool read = false;  // loss and tallies read to the host (else left on the device)
   };
   BatchForward forwardBatch(const TrainBatch& batch);
+  // A batch's numbers into the epoch's meters; false (the outcome says why) when the loss is
+  // not finite. `batch` is 0-based.
+  bool recordBatch(double loss, double examples, const std::vector<double>& tallies,
+                   int64_t epoch, int64_t batch);
+  // The batches whose loss is still on the device, read in one transfer and recorded in order.
+  bool readPendingBatches();
   void optimizerStep();
   void scheduleStep();
   void logStepRow();
@@ -135,11 +154,24 @@ class Trainer {
   const bool checkpoints_;
   const bool stepwise_;
   DataParallelGroup* const dp_;
+  const torch::Device device_;
+  const Precision precision_;
+  LossScaler scaler_;
   OptimizerSet optimizers_;
   PlateauTracker plateau_;
   TrainingState state_;
   Meter checkpoint_seconds_ = Meter::time();  // the run's checkpoint writing
   double step_examples_ = 0;  // this rank's examples in the step being accumulated
+  // Batches read from the device at most every read_every_ batches (1: each, as on the CPU):
+  // a CUDA step then never waits for the device.
+  int64_t read_every_ = 1;
+  struct PendingBatch {
+    torch::Tensor loss, tallies;  // detached, on the device (tallies: when the model gives them so)
+    std::vector<double> host_tallies;  // else the model's host tallies
+    double examples = 0;
+    int64_t epoch = 0, batch = 0;
+  };
+  std::vector<PendingBatch> pending_;
 };
 
 Trainer::Trainer(TrainingModel& model, const OptimizerOptions& opt, const TrainerOptions& options,
@@ -150,15 +182,26 @@ Trainer::Trainer(TrainingModel& model, const OptimizerOptions& opt, const Traine
       checkpoints_(options.checkpoints && ctx.checkpoints.enabled()),
       stepwise_(stepwiseSchedule(opt)),
       dp_(ctx.data_parallel != nullptr && ctx.data_parallel->active() ? ctx.data_parallel : nullptr),
+      device_(ctx.execution.device),
+      precision_(parsePrecision(ctx.execution.precision, "train: precision")),
+      scaler_(ctx.loss_scaling.has_value() || precision_ == Precision::Fp16,
+              ctx.loss_scaling.value_or(LossScalerOptions{})),
       plateau_(options.patience, opt.lr_patience, model.higherIsBetter()),
       state_(model.tallyNames(), bestNames(model)) {
   if (batches_ <= 0) throw std::invalid_argument("train: no training batches");
   torch::manual_seed(seed_);
+  // Before the optimizers exist, so that their state is created on the device too.
+  if (device_.is_cuda()) model_.module().to(device_);
   optimizers_ = makeOptimizers(model_, opt_);
   if (dp_ && optimizers_.sparse)
     throw std::invalid_argument("data-parallel training needs dense gradients: this model has "
                                 "sparse ones (set train.sparse_embedding=false)");
   state_.lr = opt_.lr;
+  read_every_ = ctx_.execution.read_every_steps > 0 ? ctx_.execution.read_every_steps
+                : device_.is_cuda()                 ? 50
+                                                    : 1;
+  state_.outcome.loss_scaling = scaler_.enabled();
+  state_.outcome.loss_scale = scaler_.scaleValue();
 }
 
 TrainOutcome Trainer::train() {
@@ -189,13 +232,14 @@ bool Trainer::resume() {
   if (!ctx_.checkpoints.has("last")) return false;
   const std::string file = ctx_.checkpoints.path("last");
   torch::serialize::InputArchive a;
-  a.load_from(file);
+  a.load_from(file, device_);  // whatever device wrote it: its tensors come onto this run's
   c10::IValue fp;
   a.read("fingerprint", fp);
   if (fp.toStringRef() != ctx_.fingerprint) {
     std::cerr << "checkpoint " << file << " belongs to another config; starting afresh\n";
     return false;
   }
+  checkCheckpointPrecision(a, file);
   const auto fields = CheckpointFields::readFrom(a, "state", "checkpoint " + file);
   torch::serialize::InputArchive m;
   a.read("model", m);
@@ -217,7 +261,20 @@ bool Trainer::resume() {
     return t;
   };
   setRngState(read("rng"));
+  if (device_.is_cuda()) {
+    const int64_t devices = static_cast<int64_t>(torch::cuda::device_count());
+    for (int64_t i = 0; i < devices; ++i) {
+      torch::Tensor t;
+      if (!a.try_read(cudaRngKey(i), t)) continue;  // written on the CPU: the seed's streams
+      auto gen = cudaGenerator(i);
+      std::lock_guard<std::mutex> lock(gen.mutex());
+      gen.set_state(t.to(torch::kCPU));
+    }
+  }
   state_.restore(fields);
+  scaler_.restoreFrom(fields);
+  state_.outcome.loss_scale = scaler_.scaleValue();
+  state_.outcome.skipped_steps = scaler_.skippedSteps();
   state_.epoch_rows = tensorRows(read("epoch_rows"));
   state_.step_rows = tensorRows(read("step_rows"));
   checkpoint_seconds_.restore({0, 0, state_.outcome.times.checkpoint});
@@ -225,6 +282,21 @@ bool Trainer::resume() {
   std::cerr << "resume: " << ctx_.group << " from its checkpoint at epoch " << state_.epoch
             << " batch " << state_.batch << " of " << batches_ << "\n";
   return true;
+}
+
+// A checkpoint trained in another precision is refused rather than converted: its weights are
+// float32 either way, but its loss scale and its numbers so far belong to the other precision.
+// Checkpoints written before precisions existed are fp32.
+void Trainer::checkCheckpointPrecision(torch::serialize::InputArchive& archive,
+                                       const std::string& file) {
+  c10::IValue written;
+  const std::string precision =
+      archive.try_read("precision", written) ? written.toStringRef() : std::string("fp32");
+  if (precision == precisionName(precision_)) return;
+  throw std::runtime_error("checkpoint " + file + " was trained with --precision " + precision +
+                           ", this run asks for --precision " + precisionName(precision_) +
+                           ": resume with --precision " + precision +
+                           ", or delete the unit's checkpoints to restart it");
 }
 
 // Data-parallel: every rank resumed from its own checkpoint, so they must stand at the same
@@ -274,7 +346,7 @@ bool Trainer::trainEpoch() {
   const double counted_before = state_.meters.examples_per_second.count();
   if (ctx_.progress && (!dp_ || dp_->rank() == 0)) {
     bar.emplace(std::cerr, ProgressBar::Options{ProgressBar::stderrIsTerminal()});
-    bar->start("epoch " + std::to_string(state_.epoch), batches_, "examples", seconds(),
+    bar->start("epoch " + std::to_string(state_.epoch), batches_, model_.exampleUnit(), seconds(),
                state_.batch);
   }
   while (state_.batch < batches_) {
@@ -287,14 +359,18 @@ bool Trainer::trainEpoch() {
       bar->update(state_.batch, state_.meters.examples_per_second.count() - counted_before,
                   seconds());
     if (state_.step == step_before) continue;  // inside an accumulation group
+    const bool row = options_.log_every_steps > 0 && state_.step % options_.log_every_steps == 0;
+    const bool checkpoint = checkpoints_ && options_.checkpoint_every_steps > 0 &&
+                            state_.step % options_.checkpoint_every_steps == 0 &&
+                            state_.batch < batches_;
+    if ((row || checkpoint) && !readPendingBatches()) return false;
     logStepRow();
-    if (checkpoints_ && options_.checkpoint_every_steps > 0 &&
-        state_.step % options_.checkpoint_every_steps == 0 && state_.batch < batches_)
-      saveCheckpoint("last");
+    if (checkpoint) saveCheckpoint("last");
     killPoint("train-step");
   }
+  const bool read = readPendingBatches();
   if (bar) bar->finish();
-  return true;
+  return read;
 }
 
 // One batch: forward, backward, and the optimizer step when it ends an accumulation group.
@@ -316,25 +392,62 @@ bool Trainer::trainStep() {
     if (dp_) batch = batch->part(dp_->rank(), dp_->worldSize());
   }
   const BatchForward f = forwardBatch(*batch);
-  const double value = f.loss, examples = f.examples;
-  if (!std::isfinite(value)) {
-    s.outcome.diverged = true;
-    s.outcome.stop_reason = "diverged: training loss is " + std::to_string(value) + " at epoch " +
-                            std::to_string(s.epoch) + ", batch " + std::to_string(s.batch + 1);
-    return false;
-  }
-  if (f.output.loss.defined()) {
+  // Read now (the CPU, data-parallel): a non-finite loss stops before its backward.
+  if (f.read && !recordBatch(f.loss, f.examples, f.tallies, s.epoch, s.batch)) return false;
+  if (f.output.loss.defined()) {  // undefined: this rank's part of the batch is empty
     auto timing = m.backward_seconds.measure();
-    (group_size > 1 ? f.output.loss / static_cast<double>(group_size) : f.output.loss).backward();
+    scaler_.scale(group_size > 1 ? f.output.loss / static_cast<double>(group_size) : f.output.loss)
+        .backward();
   }
   auto timing = m.step_seconds.measure();
-  m.train_loss.add(value * examples, examples);
-  for (size_t i = 0; i < m.tallies.size() && i < f.tallies.size(); ++i)
-    m.tallies[i].add(f.tallies[i], examples);
-  m.examples_per_second.addCount(examples);
-  s.window_loss.add(value);
+  if (!f.read)
+    pending_.push_back({f.output.loss.detach(), f.output.tally_values.defined()
+                                                    ? f.output.tally_values.detach()
+                                                    : torch::Tensor(),
+                        f.output.tallies, f.examples, s.epoch, s.batch});
+  m.examples_per_second.addCount(f.examples);
   ++s.batch;
   if (s.batch == group_start + group_size) optimizerStep();
+  if (static_cast<int64_t>(pending_.size()) >= read_every_) return readPendingBatches();
+  return true;
+}
+
+bool Trainer::recordBatch(double loss, double examples, const std::vector<double>& tallies,
+                          int64_t epoch, int64_t batch) {
+  auto& s = state_;
+  if (!std::isfinite(loss)) {
+    s.outcome.diverged = true;
+    s.outcome.stop_reason = "diverged: training loss is " + std::to_string(loss) + " at epoch " +
+                            std::to_string(epoch) + ", batch " + std::to_string(batch + 1);
+    return false;
+  }
+  s.meters.train_loss.add(loss * examples, examples);
+  for (size_t i = 0; i < s.meters.tallies.size() && i < tallies.size(); ++i)
+    s.meters.tallies[i].add(tallies[i], examples);
+  s.window_loss.add(loss);
+  return true;
+}
+
+bool Trainer::readPendingBatches() {
+  if (pending_.empty()) return true;
+  std::vector<torch::Tensor> values;
+  for (const auto& p : pending_) {
+    values.push_back(p.loss.to(torch::kDouble).reshape({1}));
+    if (p.tallies.defined()) values.push_back(p.tallies.to(torch::kDouble).reshape({-1}));
+  }
+  const auto host = torch::cat(values).to(torch::kCPU).contiguous();  // the one device read
+  const double* x = host.data_ptr<double>();
+  auto pending = std::move(pending_);
+  pending_.clear();
+  for (const auto& p : pending) {
+    const double loss = *x++;
+    std::vector<double> tallies;
+    if (p.tallies.defined())
+      for (int64_t i = 0; i < p.tallies.numel(); ++i) tallies.push_back(*x++);
+    else
+      tallies = p.host_tallies;
+    if (!recordBatch(loss, p.examples, tallies, p.epoch, p.batch)) return false;
+  }
   return true;
 }
 
@@ -343,11 +456,21 @@ bool Trainer::trainStep() {
 Trainer::BatchForward Trainer::forwardBatch(const TrainBatch& batch) {
   auto timing = state_.meters.forward_seconds.measure();
   BatchForward f;
-  if (!batch.empty()) f.output = model_.forward(batch);  // empty: a rank's part, nothing to do
-  f.loss = f.output.loss.defined() ? f.output.loss.item<double>() : 0.0;
+  if (!batch.empty()) {  // empty: a rank's part of a batch smaller than the ranks, nothing to do
+    AutocastScope autocast(precision_, device_);
+    f.output = model_.forward(batch);
+  }
   f.examples = static_cast<double>(f.output.examples);
-  f.tallies.assign(f.output.tallies.begin(), f.output.tallies.end());
   step_examples_ += f.examples;
+  if (!dp_ && read_every_ > 1) return f;  // read later, with the next batches (readPendingBatches)
+  f.read = true;
+  f.loss = f.output.loss.defined() ? f.output.loss.item<double>() : 0.0;
+  if (f.output.tally_values.defined()) {
+    const auto t = f.output.tally_values.to(torch::kDouble).to(torch::kCPU).contiguous();
+    f.tallies.assign(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+  } else {
+    f.tallies.assign(f.output.tallies.begin(), f.output.tallies.end());
+  }
   if (!dp_) return f;
   f.tallies.resize(state_.meters.tallies.size(), 0.0);  // the same length on every rank
   std::vector<double> stats{f.loss * f.examples, f.examples};
@@ -365,9 +488,16 @@ void Trainer::optimizerStep() {
   if (stepwise_) scheduleStep();
   if (dp_)
     state_.outcome.allreduce_bytes_per_step = dp_->averageGradients(optimizers_.all, step_examples_);
-  if (opt_.clip > 0) clipGradientNorm(optimizers_.all, opt_.clip);
-  optimizers_.step();
+  // fp16: gradients back to their true size; an overflow skips the update (loss_scaler.h).
+  const bool finite = scaler_.unscale(optimizers_.all);
+  if (finite) {
+    if (opt_.clip > 0) clipGradientNorm(optimizers_.all, opt_.clip);
+    optimizers_.step();
+  }
+  scaler_.update(finite);
   state_.outcome.steps = state_.step;
+  state_.outcome.skipped_steps = scaler_.skippedSteps();
+  state_.outcome.loss_scale = scaler_.scaleValue();
 }
 
 // The learning rate: per step for a stepwise schedule (warm-up, decay), or after an epoch
@@ -394,7 +524,10 @@ void Trainer::logStepRow() {
 std::vector<double> Trainer::evaluate() {
   auto timing = state_.meters.eval_seconds.measure();
   std::vector<double> evals;
-  if (!dp_ || dp_->rank() == 0) evals = model_.evaluate();
+  if (!dp_ || dp_->rank() == 0) {
+    AutocastScope autocast(precision_, device_);
+    evals = model_.evaluate();
+  }
   if (dp_) {
     dp_->waitForRankZero("evaluation");
     evals.resize(eval_names_.size(), 0.0);
@@ -505,7 +638,18 @@ void Trainer::writeCheckpoint(const std::string& path) {
     a.write("sparse_optimizer", o);
   }
   a.write("rng", rngState());
-  state_.fields().writeTo(a, "state");
+  if (device_.is_cuda()) {
+    const int64_t devices = static_cast<int64_t>(torch::cuda::device_count());
+    for (int64_t i = 0; i < devices; ++i) {
+      auto gen = cudaGenerator(i);
+      std::lock_guard<std::mutex> lock(gen.mutex());
+      a.write(cudaRngKey(i), gen.get_state());
+    }
+  }
+  a.write("precision", c10::IValue(precisionName(precision_)));
+  auto fields = state_.fields();
+  scaler_.writeTo(fields);
+  fields.writeTo(a, "state");
   a.write("epoch_rows", rowsTensor(state_.epoch_rows, columns_.size()));
   a.write("step_rows", rowsTensor(state_.step_rows, stepColumns().size()));
   a.write("fingerprint", c10::IValue(ctx_.fingerprint));
@@ -568,6 +712,18 @@ TrainOutcome train(TrainingModel& model, const OptimizerOptions& optimizer,
 void clipGradientNorm(const std::vector<torch::Tensor>& params, double max_norm) {
   bool sparse = false;
   for (const auto& p : params) sparse |= p.grad().defined() && p.grad().is_sparse();
+  if (!sparse && !params.empty() && params.front().is_cuda()) {
+    // On the device, without reading the norm back (a host read would stall every step).
+    torch::NoGradGuard no_grad;
+    std::vector<torch::Tensor> norms;
+    for (const auto& p : params)
+      if (p.grad().defined()) norms.push_back(p.grad().norm());
+    if (norms.empty()) return;
+    const auto coef = (max_norm / (torch::stack(norms).norm() + 1e-6)).clamp_max(1.0);
+    for (auto p : params)
+      if (p.grad().defined()) p.mutable_grad().mul_(coef);
+    return;
+  }
   if (!sparse) {
     torch::nn::utils::clip_grad_norm_(params, max_norm);
     return;
@@ -595,10 +751,13 @@ void loadAveragedCheckpoints(torch::nn::Module& module, const std::vector<std::s
   if (files.empty()) throw std::invalid_argument("loadAveragedCheckpoints: no checkpoint files");
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> sums;
+  // Onto the module's device, whichever device wrote the files.
+  const auto params = module.parameters();
+  const torch::Device device = params.empty() ? torch::Device(torch::kCPU) : params.front().device();
   for (const auto& f : files) {
     torch::serialize::InputArchive archive, model;
     try {
-      archive.load_from(f);
+      archive.load_from(f, device);
       archive.read("model", model);
       module.load(model);
     } catch (const c10::Error& e) {

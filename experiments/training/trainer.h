@@ -15,11 +15,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
 #include "experiments/harness/checkpoint_store.h"
+#include "experiments/harness/execution_options.h"
+#include "experiments/training/loss_scaler.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
 
@@ -42,6 +45,9 @@ struct StepOutput {
   torch::Tensor loss;     // mean over the batch, with its graph
   int64_t examples = 0;
   std::vector<double> tallies;  // summed over the epoch, / examples -> train_<tallyNames()[i]>
+  // The same as a 1-D tensor left on the model's device (no host read in forward): the Trainer
+  // reads it with the loss, at most every few steps on CUDA. Used instead of `tallies` when set.
+  torch::Tensor tally_values = {};
 };
 
 class TrainingModel {
@@ -86,6 +92,9 @@ struct TrainOutcome {
   EpochTimes times;          // summed over the epochs
   double final_lr = 0;
   int64_t allreduce_bytes_per_step = 0;  // data-parallel: gradient bytes all-reduced per step
+  bool loss_scaling = false;  // fp16: the loss scaler ran
+  int64_t skipped_steps = 0;  // steps it skipped (gradient overflow)
+  double loss_scale = 1;      // its scale at the end
 };
 
 struct TrainerContext {
@@ -100,6 +109,14 @@ struct TrainerContext {
   // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast
   // (the other ranks wait for it without the collective timeout).
   DataParallelGroup* data_parallel = nullptr;
+  // Device and precision (experiments/harness/execution_options.h): the model is moved to the
+  // device, forward and evaluation run under autocast for bf16/fp16, and a checkpoint records
+  // the precision (resuming one of another precision is an error), the loss scaler and, on
+  // CUDA, every device's RNG state; it loads onto this run's device whatever device wrote it.
+  ExecutionOptions execution = {};
+  // Dynamic loss scaling: nullopt = on for fp16 with LossScalerOptions' defaults, off
+  // otherwise; a value turns it on in any precision (exact with power-of-two scales).
+  std::optional<LossScalerOptions> loss_scaling = std::nullopt;
 };
 
 // Columns of the epochs table for a model.

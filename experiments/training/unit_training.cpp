@@ -12,6 +12,7 @@ TrainerContext trainerContextFor(const UnitContext& unit, std::string fingerprin
   tc.fingerprint = std::move(fingerprint);
   tc.progress = unit.progress;
   tc.data_parallel = unit.data_parallel;
+  tc.execution = unit.execution;
   return tc;
 }
 
@@ -27,6 +28,10 @@ UnitResult unitResultOf(const TrainOutcome& outcome) {
   r.metrics["seconds_per_epoch"] =
       outcome.epochs ? outcome.train_seconds / static_cast<double>(outcome.epochs) : 0.0;
   r.metrics["final_lr"] = outcome.final_lr;
+  if (outcome.loss_scaling) {
+    r.counts["loss_scale_skipped_steps"] = outcome.skipped_steps;
+    r.metrics["final_loss_scale"] = outcome.loss_scale;
+  }
   return r;
 }
 

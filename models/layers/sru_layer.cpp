@@ -1,5 +1,6 @@
 #include "models/layers/sru_layer.h"
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include <cmath>
@@ -75,7 +76,11 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
               "), got ", input.sizes());
   TORCH_CHECK(input.size(2) == o.input_size, "SruLayer: input has ", input.size(2),
               " features, expected input_size = ", o.input_size);
-  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "SruLayer: input dtype ",
+  // Under autocast (--precision bf16/fp16) a layer's input is the previous layer's
+  // reduced-precision output: the matmul and the fused recurrence take it (mixed_precision.h).
+  const bool autocast =
+      input.is_cuda() ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+  TORCH_CHECK(autocast || input.scalar_type() == weight.scalar_type(), "SruLayer: input dtype ",
               input.scalar_type(), " differs from the layer's ", weight.scalar_type());
   const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();
   // As the reference (asappresearch/sru 2.6 SRUCell.forward): the skip term takes the input
