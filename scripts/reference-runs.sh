@@ -6,15 +6,18 @@
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | classification | qa | all
 #
-# Each run uses N worker processes of one LibTorch thread (default 2: on a 2-core machine two
-# OpenMP threads in one process wait for each other; two processes do not). The folders keep
+# Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
+# threads in one process wait for each other; two processes do not). The default is 2, and 3
+# for lm-char: one process per model, so the three models share the cores evenly and end
+# together instead of one process training two models after the other has finished. A run
+# resumes only with the N it started with (the shard logs are log.shard-i-of-N.h5). The folders keep
 # log*.h5, report.md, figures, tables, summary.json, translations and predictions; the runner
 # deletes the checkpoints of each finished unit, and .gitignore keeps checkpoints/ and models/
 # out of git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-jobs=2
+jobs=
 data_dir=data
 root=results/reference
 build=${BUILD:-build}
@@ -33,8 +36,10 @@ while [ $# -gt 0 ]; do
 done
 [ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char classification qa all" >&2; exit 2; }
 
-common=(--jobs "$jobs" --threads 1 --data-dir "$data_dir")
 for run in "${runs[@]}"; do
+  default_jobs=2
+  [ "$run" = lm-char ] && default_jobs=3
+  common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
     lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char" ;;
