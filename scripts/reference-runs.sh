@@ -4,11 +4,11 @@
 # session goes on where it stopped when the same command runs again.
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
-#   RUN: mt | lm-char | classification | qa | all
+#   RUN: mt | lm-char | lm-word | classification | qa | all
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
-# for lm-char: one process per model, so the three models share the cores evenly and end
+# for lm-char and lm-word: one process per model, so the three models share the cores evenly and end
 # together instead of one process training two models after the other has finished. A run
 # resumes only with the N it started with (the shard logs are log.shard-i-of-N.h5). The folders keep
 # log*.h5, report.md, figures, tables, summary.json, translations and predictions; the runner
@@ -28,21 +28,22 @@ while [ $# -gt 0 ]; do
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    mt|lm-char|classification|qa) runs+=("$1"); shift ;;
-    all) runs+=(mt lm-char classification qa); shift ;;
-    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char classification qa all)" >&2
+    mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
+    all) runs+=(mt lm-char lm-word classification qa); shift ;;
+    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
        exit 2 ;;
   esac
 done
-[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char classification qa all" >&2; exit 2; }
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-word classification qa all" >&2; exit 2; }
 
 for run in "${runs[@]}"; do
   default_jobs=2
-  [ "$run" = lm-char ] && default_jobs=3
+  case "$run" in lm-char|lm-word) default_jobs=3 ;; esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
     lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char" ;;
+    lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters" ;;
     qa) for seed in 1 2 3; do
