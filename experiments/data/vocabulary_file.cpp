@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "experiments/data/symbol_json.h"
+
 namespace recurlab::experiments {
 
 void writeVocabularyFile(const Vocabulary& vocabulary, const std::string& path) {
-  nlohmann::json words = nlohmann::json::array();
+  std::vector<std::string> words;
   for (int64_t i = 0; i < vocabulary.size(); ++i) words.push_back(vocabulary.word(i));
   std::ofstream out(path);
-  out << nlohmann::json{{"words", words}}.dump() << "\n";
+  out << nlohmann::json{{"words", symbolsToJson(words)}}.dump() << "\n";
   if (!out) throw std::runtime_error(path + ": cannot be written");
 }
 
@@ -22,7 +24,7 @@ Vocabulary readVocabularyFile(const std::string& path) {
   if (!in) throw std::runtime_error(path + ": missing or unreadable");
   std::vector<std::string> words;
   try {
-    words = nlohmann::json::parse(in).at("words").get<std::vector<std::string>>();
+    words = symbolsFromJson(nlohmann::json::parse(in).at("words"), path + ": words");
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(path + ": not a vocabulary file (" + e.what() + ")");
   }

@@ -1,6 +1,6 @@
 #pragma once
 // A vocabulary as a file of a kept model (experiments/kept_model/kept_model.h): {"words": [...]}
-// in id order. Reading checks that every word gets back its id (errors name the file).
+// in id order, each word a string or, when it is not UTF-8, its bytes (symbol_json.h). Reading checks that every word gets back its id (errors name the file).
 #include <string>
 
 #include "experiments/data/vocabulary.h"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "experiments/data/symbol_json.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/lm/lm_config.h"
 #include "experiments/lm/lm_task.h"
@@ -23,7 +24,8 @@ std::string lmFormatName(LmCorpusFormat format) {
 void writeLmVocabulary(const std::vector<std::string>& symbols, int64_t unknown_id,
                        const std::string& path) {
   std::ofstream out(path);
-  out << nlohmann::json{{"symbols", symbols}, {"unknown_id", unknown_id}}.dump() << "\n";
+  out << nlohmann::json{{"symbols", symbolsToJson(symbols)}, {"unknown_id", unknown_id}}.dump()
+      << "\n";
   if (!out) throw std::runtime_error(path + ": cannot be written");
 }
 
@@ -68,7 +70,7 @@ KeptLanguageModel loadKeptLanguageModel(const std::string& dir) {
   try {
     std::ifstream in(kept.path(kLmVocabularyFile));
     const auto vocabulary = nlohmann::json::parse(in);
-    m.symbols = vocabulary.at("symbols").get<std::vector<std::string>>();
+    m.symbols = symbolsFromJson(vocabulary.at("symbols"), kept.path(kLmVocabularyFile) + ": symbols");
     m.unknown_id = vocabulary.at("unknown_id").get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(kept.path(kLmVocabularyFile) + ": not an LM vocabulary (" + e.what() + ")");
