@@ -135,6 +135,8 @@ void buildBenchReport(const RunReader& run, Report& report) {
                         ", measured GEMM " +
                         run.rootText("gemm_gflops") + " GFLOP/s; LibTorch " +
                         run.rootText("libtorch_version") + ".";
+  if (!benchText("thread_waits").empty())
+    machine += " Idle threads (both sides): " + benchText("thread_waits") + ".";
   report.paragraph(
       "Each case ran in rounds: recurlab's step and PyTorch's counterpart, back to back, the "
       "same number of steps at the same thread count (LibTorch's intra-op threads and "

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "bench/pytorch_process.h"
+#include "bench/thread_wait_policy.h"
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/openblas_core.h"
 
@@ -176,6 +177,7 @@ void BenchTask::describeRun(experiments::Hdf5RunLog& log) const {
   log.setAttribute("/bench", "cpu_model", cpuModel());
   log.setAttribute("/bench", "cores", std::to_string(std::thread::hardware_concurrency()));
   log.setAttribute("/bench", "load_average", loadAverage());
+  log.setAttribute("/bench", "thread_waits", threadWaitPolicy());
 }
 
 std::vector<Unit> BenchTask::units() const {
