@@ -35,20 +35,13 @@ struct Tile {
   bool flip() const { return dir == 1; }
 };
 
-// At most this many batch rows per tile: the backward's per-column accumulators of a tile
-// (4 doubles per column) then stay in the core's L2 cache over the whole walk through time
-// (64 rows of 682 units were 1.4 MB, streamed from L3 at every step), while each step still
-// reads runs of kTileRows·out adjacent values, long enough for the prefetcher.
-constexpr int64_t kTileRows = 8;
-
 // Calls fn(tile) for the tiles of the flat range [begin, end) of (direction, batch row) pairs,
-// batch rows inner: one thread gets whole directions or a range of rows within one, walked in
-// tiles of at most kTileRows rows.
+// batch rows inner: one thread gets whole directions or a range of rows within one.
 template <typename Fn>
 void forEachTile(const Geometry& g, int64_t begin, int64_t end, Fn&& fn) {
   while (begin < end) {
     const int64_t dir = begin / g.B, b0 = begin % g.B;
-    const int64_t b1 = std::min({g.B, b0 + (end - begin), b0 + kTileRows});
+    const int64_t b1 = std::min(g.B, b0 + (end - begin));
     fn(Tile{dir, b0, b1});
     begin += b1 - b0;
   }

@@ -146,49 +146,6 @@ TEST_P(SruRecurrenceVsReference, FloatKernelAgreesWithDoubleReference) {
 INSTANTIATE_TEST_SUITE_P(AllOptions, SruRecurrenceVsReference, ::testing::ValuesIn(allCases()),
                          [](const auto& info) { return caseName(info.param); });
 
-// One thread walks a batch in tiles of a few rows (kernels/cpu/sru_recurrence.cpp): a batch of
-// 19 rows spans several tiles and a ragged last one, in both precisions, every gradient.
-TEST(SruRecurrence, BatchWiderThanOneTileMatchesTheReference) {
-  const int before = at::get_num_threads();
-  at::set_num_threads(1);
-  for (const Case& c : {Case{false, false, true, SruSkip::ScaledInput, 1.0, false},
-                        Case{true, true, true, SruSkip::ScaledInput, std::sqrt(3.0), true},
-                        Case{false, true, false, SruSkip::LearnedProjection, 1.0, true}}) {
-    SCOPED_TRACE(caseName(c));
-    for (torch::Dtype dtype : {torch::kDouble, torch::kFloat}) {
-      SCOPED_TRACE(dtype == torch::kDouble ? "double" : "float");
-      const double tolerance = dtype == torch::kDouble ? 1e-12 : 1e-4;
-      // The same values in both precisions: the float inputs are the double ones rounded.
-      Inputs a = makeInputs(c, 10, 19, 70, torch::kDouble, false);
-      Inputs b = makeInputs(c, 10, 19, 70, torch::kDouble, true);
-      for (Tensor* t : {&a.u, &a.x, &a.wc, &a.bias, &a.c0, &a.mask_c})
-        if (t->defined()) *t = t->to(dtype).set_requires_grad(t != &a.mask_c);
-      auto fused = sruRecurrence(a.u, a.x, a.wc, a.bias, a.c0, a.mask_c, a.mask_pad, a.opt);
-      auto ref = sruRecurrenceReference(b.u, b.x, b.wc, b.bias, b.c0, b.mask_c, b.mask_pad, b.opt);
-      auto maxDiff = [](const Tensor& x, const Tensor& y) {
-        return (x.to(torch::kDouble) - y).abs().max().item<double>();
-      };
-      EXPECT_LT(maxDiff(fused[0], ref[0]), tolerance) << "h differs";
-      EXPECT_LT(maxDiff(fused[1], ref[1]), tolerance) << "last c differs";
-      torch::manual_seed(99);
-      Tensor wh = torch::randn(ref[0].sizes(), torch::kDouble);
-      Tensor wcl = torch::randn(ref[1].sizes(), torch::kDouble);
-      ((fused[0] * wh.to(dtype)).sum() + (fused[1] * wcl.to(dtype)).sum()).backward();
-      ((ref[0] * wh).sum() + (ref[1] * wcl).sum()).backward();
-      for (auto [x, y, name] : {std::tuple{a.u, b.u, "u"}, std::tuple{a.x, b.x, "x"},
-                                std::tuple{a.wc, b.wc, "weight_c"},
-                                std::tuple{a.bias, b.bias, "bias"}, std::tuple{a.c0, b.c0, "c0"}}) {
-        if (!x.defined()) continue;
-        ASSERT_TRUE(x.grad().defined()) << name << ": fused gradient missing";
-        // Parameter gradients sum 19 rows x 10 steps: a float tolerance relative to their size.
-        const double scale = std::max(1.0, y.grad().abs().max().item<double>());
-        EXPECT_LT(maxDiff(x.grad(), y.grad()), tolerance * scale) << name << " gradient differs";
-      }
-    }
-  }
-  at::set_num_threads(before);
-}
-
 TEST(SruRecurrence, FiniteDifferenceGradients) {
   for (const Case& c : {Case{true, true, true, SruSkip::ScaledInput, std::sqrt(3.0), true},
                         Case{false, false, false, SruSkip::LearnedProjection, 1.0, true}}) {
