@@ -4,12 +4,12 @@
 recurlab_bench starts this script once and talks to it over stdin/stdout, one JSON object per line,
 so that the two sides run in interleaved rounds on the same machine with the same thread count:
 
-  request  {"case": NAME, "threads": N, "steps": K, "warmup": W, "shape": {...}}
+  request  {"case": NAME, "threads": N, "blas_threads": M, "steps": K, "warmup": W, "shape": {...}}
   reply    {"seconds": S, "units": U, "parameters": P}   (K timed steps after W untimed ones)
            {"error": "..."}                              (the case failed; the bench says so)
 
-A request's thread count applies to LibTorch's intra-op threads and to OpenBLAS's (recurlab_bench
-sets its own the same way). The first line written is {"ready": true, "torch": VERSION}, or {"ready": false, "reason": ...}
+A request's thread count applies to LibTorch's intra-op threads and, unless blas_threads says
+otherwise, to OpenBLAS's (recurlab_bench sets its own the same way). The first line written is {"ready": true, "torch": VERSION}, or {"ready": false, "reason": ...}
 when this Python has no torch. Cases (the shapes are recurlab's):
   mt_train   nn.Transformer (post-norm, as recurlab's) with a shared embedding and tied output,
              label-smoothed cross-entropy, Adam step; units: target tokens.
@@ -361,7 +361,7 @@ def main():
             request = json.loads(line)
             torch.set_num_threads(int(request["threads"]))
             if set_blas_threads is not None:
-                set_blas_threads(int(request["threads"]))
+                set_blas_threads(int(request.get("blas_threads", request["threads"])))
             key = json.dumps([request["case"], request["shape"]], sort_keys=True)
             if key not in cache:
                 cache[key] = CASES[request["case"]](request["shape"])
