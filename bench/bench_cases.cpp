@@ -12,11 +12,15 @@
 #include "experiments/lm/lm_task.h"
 #include "experiments/lm/parameter_budget.h"
 #include "experiments/mt/label_smoothed_loss.h"
+#include "experiments/qa/document_reader.h"
+#include "experiments/qa/qa_examples.h"
+#include "experiments/training/adamax_optimizer.h"
 #include "models/registry.h"
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::bench {
+namespace qa = experiments::qa;
 namespace {
 
 nlohmann::json readConfig(const std::string& source_dir, const std::string& file) {
@@ -314,10 +318,87 @@ BenchCase classificationCase(const nlohmann::json& config) {
   return c;
 }
 
+// QA: the DrQA reader of configs/qa/squad.json with its SRU encoder (5 bidirectional layers of
+// 128), a batch of SQuAD-like questions (paragraphs of 100-160 tokens, questions of 8-14), the
+// two span losses, clipping and Adamax as the config trains. The vocabulary is 1,002 words, all
+// trained: the words DrQA fine-tunes (its 1,000 most frequent question words); the frozen rest
+// of a GloVe vocabulary costs neither side anything in a step.
+BenchCase qaCase(const nlohmann::json& config, std::mt19937_64& rng) {
+  const auto& unit = config.at("models").at("sru");
+  const auto& reader = config.at("reader");
+  const int64_t batch = config.at("train").at("batch_size").get<int64_t>();
+  const int64_t vocabulary = 1002, embed = reader.at("embed_dim").get<int64_t>();
+  qa::DocumentReaderOptions o;
+  o.vocab_size = vocabulary;
+  o.embed_dim = embed;
+  o.features = qa::kParagraphFeatures;
+  o.embed_dropout = unit.at("reader").at("embed_dropout").get<double>();
+  o.output_dropout = unit.at("reader").at("output_dropout").get<double>();
+  o.encoder.encoder = unit.at("encoder").get<std::string>();
+  o.encoder.config = unit.at("config");
+  o.encoder.concat_layers = unit.value("concat_layers", false);
+  auto model = std::make_shared<qa::DocumentReader>(o);
+  (*model)->train();
+  const auto paragraph_lengths = randomLengths(batch, 100, 160, rng);
+  const auto question_lengths = randomLengths(batch, 8, 14, rng);
+  // Batch-major (B, L) ids and pads, as the reader takes them.
+  auto [paragraph, paragraph_pad] = paddedTokens(paragraph_lengths, 1, vocabulary, 0);
+  auto [question, question_pad] = paddedTokens(question_lengths, 1, vocabulary, 0);
+  paragraph = paragraph.t().contiguous(), paragraph_pad = paragraph_pad.t().contiguous();
+  question = question.t().contiguous(), question_pad = question_pad.t().contiguous();
+  const torch::Tensor features =
+      torch::rand({batch, paragraph.size(1), qa::kParagraphFeatures}).masked_fill(paragraph_pad.unsqueeze(2), 0);
+  std::vector<int64_t> starts, ends;
+  for (const int64_t n : paragraph_lengths) {
+    const int64_t start = std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
+    starts.push_back(start);
+    ends.push_back(std::min(n - 1, start + std::uniform_int_distribution<int64_t>(0, 14)(rng)));
+  }
+  const torch::Tensor start = torch::tensor(starts, torch::kLong), end = torch::tensor(ends, torch::kLong);
+  auto params = trainable(**model);
+  const double lr = unit.at("train").value("lr", config.at("train").at("lr").get<double>());
+  auto optimizer = std::make_shared<experiments::Adamax>(params, experiments::AdamaxOptions(lr));
+  const double clip = config.at("train").value("clip", 0.0);
+  BenchCase c;
+  c.name = "qa_reader";
+  c.title = "QA DrQA reader training step: SRU vs LSTM encoders";
+  c.unit = "questions";
+  c.baseline = "DrQA reader with nn.LSTM (3 bi-LSTM layers of 128, concatenated)";
+  c.pytorch_case = "qa_train";
+  const auto& lstm = config.at("models").at("lstm");
+  c.shape = {{"vocab", vocabulary},
+             {"embed", embed},
+             {"features", qa::kParagraphFeatures},
+             {"paragraph_lengths", paragraph_lengths},
+             {"question_lengths", question_lengths},
+             {"starts", starts},
+             {"ends", ends},
+             {"hidden", lstm.at("config").at("hidden")},
+             {"layers", lstm.at("config").at("layers")},
+             {"layer_dropout", lstm.value("layer_dropout", 0.0)},
+             {"embed_dropout", lstm.at("reader").at("embed_dropout")},
+             {"output_dropout", lstm.at("reader").at("output_dropout")},
+             {"lr", config.at("train").at("lr")},
+             {"clip", clip}};
+  c.parameters = trainableParameters(**model);
+  c.units_per_step = static_cast<double>(batch);
+  c.step = [=, paragraph = paragraph, paragraph_pad = paragraph_pad, question = question,
+            question_pad = question_pad]() {
+    optimizer->zero_grad();
+    const auto s = (*model)->forward(paragraph, paragraph_pad, features, question, question_pad);
+    (torch::nll_loss(torch::log_softmax(s.start, 1), start) +
+     torch::nll_loss(torch::log_softmax(s.end, 1), end))
+        .backward();
+    if (clip > 0) torch::nn::utils::clip_grad_norm_(params, clip);
+    optimizer->step();
+  };
+  return c;
+}
+
 }  // namespace
 
 std::vector<std::string> benchCaseNames() {
-  return {"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "cls_sru"};
+  return {"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "cls_sru", "qa_reader"};
 }
 
 std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
@@ -346,6 +427,7 @@ std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
   }
   if (wanted("cls_sru"))
     cases.push_back(classificationCase(readConfig(source_dir, "configs/classification/quick.json")));
+  if (wanted("qa_reader")) cases.push_back(qaCase(readConfig(source_dir, "configs/qa/squad.json"), rng));
   return cases;
 }
 

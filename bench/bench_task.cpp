@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "bench/pytorch_process.h"
+#include "bench/thread_wait_policy.h"
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/openblas_core.h"
 
@@ -101,7 +102,10 @@ void addBenchOptions(po::options_description& cli, BenchOptions& o) {
       ("min-seconds", po::value<double>(&o.min_seconds)->default_value(1.0),
        "each measurement runs whole steps until this long (at least one)")
       ("python", po::value<std::string>(&o.python),
-       "Python with PyTorch for the baselines (default: $RECURLAB_BENCH_PYTHON, python3, /usr/bin/python3)");
+       "Python with PyTorch for the baselines (default: $RECURLAB_BENCH_PYTHON, python3, /usr/bin/python3)")
+      ("single-threaded-blas", po::bool_switch(&o.single_threaded_blas),
+       "OpenBLAS on one thread on both sides at every thread count (as the training drivers run "
+       "it); only LibTorch's own ops use the other threads");
 }
 
 BenchTask::BenchTask(BenchOptions options, const experiments::ExperimentCommandLine& cl)
@@ -135,7 +139,8 @@ BenchTask::BenchTask(BenchOptions options, const experiments::ExperimentCommandL
   config_ = {{"cases", case_names_},
              {"thread_counts", threads_},
              {"rounds", options_.rounds},
-             {"min_seconds", options_.min_seconds}};
+             {"min_seconds", options_.min_seconds},
+             {"single_threaded_blas", options_.single_threaded_blas}};
 }
 
 BenchTask::~BenchTask() = default;
@@ -176,6 +181,8 @@ void BenchTask::describeRun(experiments::Hdf5RunLog& log) const {
   log.setAttribute("/bench", "cpu_model", cpuModel());
   log.setAttribute("/bench", "cores", std::to_string(std::thread::hardware_concurrency()));
   log.setAttribute("/bench", "load_average", loadAverage());
+  log.setAttribute("/bench", "thread_waits", threadWaitPolicy());
+  log.setAttribute("/bench", "blas_threads", options_.single_threaded_blas ? "1" : "the thread count");
 }
 
 std::vector<Unit> BenchTask::units() const {
@@ -206,7 +213,7 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
     for (const int threads : threads_) {
       auto timeOurs = [&]() {
         at::set_num_threads(threads);
-        setBlasThreads(threads);
+        setBlasThreads(options_.single_threaded_blas ? 1 : threads);
         if (round == 0) c.step();  // warm-up: allocator caches, lazy initialisation
         const bool fixed_steps = steps_of.count(threads) > 0;
         int steps = 0;
@@ -227,6 +234,7 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
         const int steps = steps_of.at(threads);
         const auto reply = side.request({{"case", c.pytorch_case},
                                          {"threads", threads},
+                                         {"blas_threads", options_.single_threaded_blas ? 1 : threads},
                                          {"steps", steps},
                                          {"warmup", round == 0 ? 1 : 0},
                                          {"shape", c.shape}});

@@ -24,6 +24,7 @@ struct BenchOptions {
   std::string cases, thread_counts = "1,2", python;
   int rounds = 3;
   double min_seconds = 1.0;  // each measurement runs whole steps until this long (at least one)
+  bool single_threaded_blas = false;  // OpenBLAS on one thread on both sides, whatever the count
 };
 
 void addBenchOptions(boost::program_options::options_description& cli, BenchOptions& options);

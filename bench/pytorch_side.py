@@ -4,12 +4,12 @@
 recurlab_bench starts this script once and talks to it over stdin/stdout, one JSON object per line,
 so that the two sides run in interleaved rounds on the same machine with the same thread count:
 
-  request  {"case": NAME, "threads": N, "steps": K, "warmup": W, "shape": {...}}
+  request  {"case": NAME, "threads": N, "blas_threads": M, "steps": K, "warmup": W, "shape": {...}}
   reply    {"seconds": S, "units": U, "parameters": P}   (K timed steps after W untimed ones)
            {"error": "..."}                              (the case failed; the bench says so)
 
-A request's thread count applies to LibTorch's intra-op threads and to OpenBLAS's (recurlab_bench
-sets its own the same way). The first line written is {"ready": true, "torch": VERSION}, or {"ready": false, "reason": ...}
+A request's thread count applies to LibTorch's intra-op threads and, unless blas_threads says
+otherwise, to OpenBLAS's (recurlab_bench sets its own the same way). The first line written is {"ready": true, "torch": VERSION}, or {"ready": false, "reason": ...}
 when this Python has no torch. Cases (the shapes are recurlab's):
   mt_train   nn.Transformer (post-norm, as recurlab's) with a shared embedding and tied output,
              label-smoothed cross-entropy, Adam step; units: target tokens.
@@ -22,6 +22,8 @@ when this Python has no torch. Cases (the shapes are recurlab's):
              units: as the case that names it (characters or sentences).
   cls_train  embedding -> encoder (nn.LSTM or the plain SRU) -> mean over time -> linear, Adam step;
              units: sentences.
+  qa_train   the DrQA reader with stacked one-layer bi-LSTMs (nn.LSTM), span losses, clipping,
+             Adamax step; units: questions.
 """
 import ctypes
 import json
@@ -254,7 +256,79 @@ class ClsTrain:
         self.opt.step()
 
 
-CASES = {"mt_train": MtTrain, "mt_beam": MtBeam, "lm_train": LmTrain, "cls_train": ClsTrain}
+class DrqaReader(nn.Module):
+    """The DrQA document reader (Chen et al. 2017, section 3.1) with PyTorch's nn.LSTM: aligned
+    question embedding, one-layer bi-LSTMs stacked with their outputs concatenated (DrQA's
+    concat_rnn_layers), question self-attention pooling, bilinear start and end scores."""
+
+    def __init__(self, s):
+        super().__init__()
+        E, H, n = s["embed"], s["hidden"], s["layers"]
+        self.embedding = nn.Embedding(s["vocab"], E, padding_idx=0)
+        self.align = nn.Linear(E, E)
+        self.paragraph_rnns = nn.ModuleList(
+            [nn.LSTM(2 * E + s["features"] if i == 0 else 2 * H, H, bidirectional=True) for i in range(n)])
+        self.question_rnns = nn.ModuleList(
+            [nn.LSTM(E if i == 0 else 2 * H, H, bidirectional=True) for i in range(n)])
+        width = 2 * H * n
+        self.question_weight = nn.Linear(width, 1)
+        self.start_weight = nn.Linear(width, width)
+        self.end_weight = nn.Linear(width, width)
+        self.embed_dropout, self.output_dropout = s["embed_dropout"], s["output_dropout"]
+        self.layer_dropout = s["layer_dropout"]
+
+    def stack(self, rnns, x):  # x (B, L, D) -> (B, L, 2H·n)
+        x, outputs = x.transpose(0, 1), []
+        for rnn in rnns:
+            x = rnn(F.dropout(x, self.layer_dropout, self.training))[0]
+            outputs.append(x)
+        return torch.cat(outputs, 2).transpose(0, 1)
+
+    def forward(self, p, p_pad, features, q, q_pad):
+        p_emb = F.dropout(self.embedding(p), self.embed_dropout, self.training)
+        q_emb = F.dropout(self.embedding(q), self.embed_dropout, self.training)
+        scores = F.relu(self.align(p_emb)) @ F.relu(self.align(q_emb)).transpose(1, 2)
+        scores = scores.masked_fill(q_pad.unsqueeze(1), float("-inf"))
+        aligned = F.softmax(scores, -1) @ q_emb
+        p_h = F.dropout(self.stack(self.paragraph_rnns, torch.cat([p_emb, aligned, features], 2)),
+                        self.output_dropout, self.training)
+        q_h = F.dropout(self.stack(self.question_rnns, q_emb), self.output_dropout, self.training)
+        b = self.question_weight(q_h).squeeze(2).masked_fill(q_pad, float("-inf"))
+        q_vec = (F.softmax(b, 1).unsqueeze(2) * q_h).sum(1)
+
+        def bilinear(linear):
+            return (p_h @ linear(q_vec).unsqueeze(2)).squeeze(2).masked_fill(p_pad, float("-inf"))
+
+        return bilinear(self.start_weight), bilinear(self.end_weight)
+
+
+class QaTrain:
+    def __init__(self, s):
+        torch.manual_seed(5)
+        g = torch.Generator().manual_seed(5)
+        self.model = DrqaReader(s)
+        self.model.train()
+        self.opt = torch.optim.Adamax(self.model.parameters(), lr=s["lr"])
+        p, p_pad = padded_batch(s["paragraph_lengths"], s["vocab"], 1, 0, g)
+        q, q_pad = padded_batch(s["question_lengths"], s["vocab"], 1, 0, g)
+        self.p, self.p_pad, self.q, self.q_pad = p.t(), p_pad.t(), q.t(), q_pad.t()
+        self.features = torch.rand(*self.p.shape, s["features"]).masked_fill(self.p_pad.unsqueeze(2), 0)
+        self.start, self.end = torch.tensor(s["starts"]), torch.tensor(s["ends"])
+        self.clip = s["clip"]
+        self.units = len(s["paragraph_lengths"])
+
+    def step(self):
+        self.opt.zero_grad(set_to_none=True)
+        start, end = self.model(self.p, self.p_pad, self.features, self.q, self.q_pad)
+        (F.nll_loss(F.log_softmax(start, 1), self.start) +
+         F.nll_loss(F.log_softmax(end, 1), self.end)).backward()
+        if self.clip > 0:
+            nn.utils.clip_grad_norm_(self.model.parameters(), self.clip)
+        self.opt.step()
+
+
+CASES = {"mt_train": MtTrain, "mt_beam": MtBeam, "lm_train": LmTrain, "cls_train": ClsTrain,
+         "qa_train": QaTrain}
 
 
 def parameters_of(case):
@@ -287,7 +361,7 @@ def main():
             request = json.loads(line)
             torch.set_num_threads(int(request["threads"]))
             if set_blas_threads is not None:
-                set_blas_threads(int(request["threads"]))
+                set_blas_threads(int(request.get("blas_threads", request["threads"])))
             key = json.dumps([request["case"], request["shape"]], sort_keys=True)
             if key not in cache:
                 cache[key] = CASES[request["case"]](request["shape"])

@@ -121,6 +121,27 @@ TEST(BenchReport, WithoutPytorchSaysSoAndShowsOurRatesAlone) {
   EXPECT_FALSE(summary["cases"]["cls_sru"].contains("ratio"));
   EXPECT_NEAR(summary["targets"]["scaling_cls_sru"]["value"].get<double>(), 2.0, 1e-9);
   EXPECT_FALSE(fs::exists(dir.path() / "bench_ratios.gp"));  // no ratio, no figure
+  EXPECT_EQ(md.find("Idle threads"), std::string::npos) << md;  // an older log: not named
+  EXPECT_EQ(md.find("OpenBLAS ran on one thread"), std::string::npos) << md;
+}
+
+// How idle threads waited and how many threads OpenBLAS had change the 2-thread rates severalfold:
+// the report names both.
+TEST(BenchReport, NamesTheThreadWaitsAndSingleThreadedBlas) {
+  testing::TempDir dir;
+  {
+    Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, true);
+    log.setAttribute("/bench", "thread_waits",
+                     std::string("OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=4"));
+    log.setAttribute("/bench", "blas_threads", std::string("1"));
+    addCase(log, 0, "mt_train", "target tokens", 4000, {{1, 0, 1.0, 2.0}, {2, 0, 1.0, 1.0}}, true);
+  }
+  analyzeRun(dir.path().string());
+  const auto md = readText(dir.path() / "report.md");
+  EXPECT_NE(md.find("Idle threads (both sides): OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=4."),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("OpenBLAS ran on one thread on both sides"), std::string::npos) << md;
 }
 
 }  // namespace
