@@ -9,16 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
 #include "tests/experiments/harness/data_parallel_runs.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-
-const std::string kMulti30k = "../shared/data/multi30k";
 
 // A 1-layer Transformer of width 16 without dropout (rank 1 would draw other masks), 2 epochs
 // of 32 token-count batches (about 5 sentences each) over 160 pairs, checkpoints every 2
@@ -43,23 +40,9 @@ nlohmann::json mtConfig() {
 class MtDataParallel : public recurlab::testing::DataParallelRuns<MtDataParallel> {
  public:
   static constexpr const char* kProgram = "recurlab_mt";
-  static std::string skipReason() {
-    if (!fs::exists(kMulti30k + "/val.en.gz")) return "no ../shared/data/multi30k";
-    return SubwordModel::unavailableReason();
-  }
+  static std::string skipReason() { return recurlab::testing::tinyMulti30kUnavailableReason(); }
   static void writeInputs(const fs::path& root) {
-    const fs::path data = root / "data";
-    fs::create_directories(data);
-    for (const char* lang : {"en", "de"}) {  // Multi30k valid lines: 160 train, 20 valid, 10 test
-      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-      auto write = [&](const std::string& name, size_t from, size_t to) {
-        std::ofstream out(data / (name + "." + lang));
-        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-      };
-      write("train", 0, 160);
-      write("valid", 160, 180);
-      write("test", 180, 190);
-    }
+    recurlab::testing::writeTinyMulti30k(root / "data");  // 160 train, 20 valid, 10 test
     std::ofstream(root / "config.json") << mtConfig().dump();
   }
   static std::vector<std::string> dataArgs(const fs::path& root) {

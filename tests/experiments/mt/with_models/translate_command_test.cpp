@@ -15,20 +15,18 @@
 #include "experiments/harness/runner.h"
 #include "experiments/mt/mt_task.h"
 #include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
 #include "experiments/mt/translate_command.h"
 #include "experiments/mt/translation_training.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 using recurlab::testing::readWholeFile;
-
-const std::string kMulti30k = "../shared/data/multi30k";
 
 std::vector<std::string> linesOf(const std::string& text) {
   std::istringstream in(text);
@@ -47,17 +45,7 @@ struct TrainedMt {
 
   TrainedMt() {
     const fs::path& root = temp.root;
-    fs::create_directories(root / "data");
-    for (const char* lang : {"en", "de"}) {  // train: val lines 1-160, valid 161-180, test 181-190
-      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-      auto write = [&](const std::string& name, size_t from, size_t to) {
-        std::ofstream out(root / "data" / (name + "." + lang));
-        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-      };
-      write("train", 0, 160);
-      write("valid", 160, 180);
-      write("test", 180, 190);
-    }
+    recurlab::testing::writeTinyMulti30k(root / "data");  // 160 train, 20 valid, 10 test
     test_sources_file = (root / "data" / "test.en").string();
     const auto config = MtConfig::fromJson(nlohmann::json::parse(R"({
       "seed": 3,
@@ -93,8 +81,7 @@ struct TrainedMt {
 };
 
 bool available(std::string* why) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) *why = "no ../shared/data/multi30k";
-  else *why = SubwordModel::unavailableReason();
+  *why = recurlab::testing::tinyMulti30kUnavailableReason();
   return why->empty();
 }
 
