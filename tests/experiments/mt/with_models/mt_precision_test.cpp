@@ -6,12 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/mt/mt_task.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -37,22 +36,14 @@ MtConfig tinyConfig() {
 
 std::vector<double> trainLosses(const fs::path& root, const std::string& precision) {
   MtTask task(tinyConfig(), (root / "data").string());
-  task.checkData();
-  RunFolderOptions o("mt");
-  o.out_dir = (root / precision).string();
-  Shard shard;
-  RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, MachineInfo{},
-                [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-  task.prepare(run.path());
-  std::ostringstream quiet;
-  RunnerOptions options;
-  options.seed = 3;
-  options.progress = &quiet;
-  options.execution.precision = precision;
-  runTask(task, run, options);
-  EXPECT_EQ(run.log().stringAttribute("/tiny", "status"), "finished") << precision;
-  auto losses = run.log().readTable("/tiny/epochs").column("train_loss");
-  run.finish();
+  std::vector<double> losses;
+  recurlab::testing::trainInProcess(
+      task, "mt", (root / precision).string(), 3,
+      [&](const Hdf5RunLog& log) {
+        EXPECT_EQ(log.stringAttribute("/tiny", "status"), "finished") << precision;
+        losses = log.readTable("/tiny/epochs").column("train_loss");
+      },
+      precision);
   return losses;
 }
 

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/mt/mt_task.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -48,19 +48,7 @@ MtConfig tinyConfig() {
 
 void runOnce(const fs::path& root, const std::string& folder) {
   MtTask task(tinyConfig(), (root / "data").string());
-  task.checkData();
-  RunFolderOptions o("mt");
-  o.out_dir = (root / folder).string();
-  Shard shard;
-  RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, recurlab::MachineInfo{},
-                [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-  task.prepare(run.path());
-  std::ostringstream quiet;
-  RunnerOptions options;
-  options.seed = 3;
-  options.progress = &quiet;
-  runTask(task, run, options);
-  run.finish();
+  recurlab::testing::trainInProcess(task, "mt", (root / folder).string(), 3);
 }
 
 }  // namespace
