@@ -4,43 +4,31 @@
 #include <iostream>
 
 #include "analysis/report_registry.h"
+#include "analysis/run_list_command_line.h"
 
 namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
-  std::vector<std::string> runs;
   po::options_description cli(
       "recurlab_analyze RUN_DIR_OR_LOG [...]: rebuild report.md, figures (PNG, PDF or SVG, gnuplot "
       "script and data), tables (.tex, .csv) and summary.json "
       "of each run from its log.h5\nOptions");
   cli.add_options()("help,h", "show this help")("list-kinds", "list the report kinds known")(
-      "summary", "also print each report's headline tables (what the drivers show at the end of a run)")(
-      "runs", po::value<std::vector<std::string>>(&runs), "run folders or log.h5 files");
-  po::positional_options_description pos;
-  pos.add("runs", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(cli).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "recurlab_analyze: " << e.what() << "\n" << cli << "\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << cli << "\n";
-    return 0;
-  }
+      "summary", "also print each report's headline tables (what the drivers show at the end of a run)");
+  const auto cl = recurlab::analysis::parseRunListCommandLine(
+      argc, argv, cli,
+      {"recurlab_analyze", "run folders or log.h5 files",
+       "give at least one run folder or log.h5", {"list-kinds"}},
+      std::cout, std::cerr);
+  if (cl.exit_status) return *cl.exit_status;
+  const auto& vm = cl.options;
   if (vm.count("list-kinds")) {
     for (const auto& k : recurlab::analysis::reportKinds())
       std::cout << k << ": " << recurlab::analysis::reportDescription(k) << "\n";
     return 0;
   }
-  if (runs.empty()) {
-    std::cerr << "recurlab_analyze: give at least one run folder or log.h5\n" << cli << "\n";
-    return 2;
-  }
   int failures = 0;
-  for (const auto& run : runs) {
+  for (const auto& run : cl.runs) {
     try {
       std::string summary;
       const bool with_summary = vm.count("summary") > 0;

@@ -4,40 +4,25 @@
 #include <iostream>
 
 #include "analysis/run_comparison.h"
+#include "analysis/run_list_command_line.h"
 
 namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
-  std::vector<std::string> runs;
   std::string out_dir = "compare";
   po::options_description cli(
       "recurlab_compare RUN_DIR... [--out DIR]: one table (compare.md, .csv, .tex) and one figure "
       "(compare.png) of the runs' headline metrics, mean ± std over the seeds of each model and "
       "config, with paired randomization tests where runs share seeds\nOptions");
   cli.add_options()("help,h", "show this help")(
-      "out", po::value(&out_dir), "output folder (default: compare)")(
-      "runs", po::value<std::vector<std::string>>(&runs), "run folders");
-  po::positional_options_description pos;
-  pos.add("runs", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(cli).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "recurlab_compare: " << e.what() << "\n" << cli << "\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << cli << "\n";
-    return 0;
-  }
-  if (runs.empty()) {
-    std::cerr << "recurlab_compare: give at least one run folder\n" << cli << "\n";
-    return 2;
-  }
+      "out", po::value(&out_dir), "output folder (default: compare)");
+  const auto cl = recurlab::analysis::parseRunListCommandLine(
+      argc, argv, cli, {"recurlab_compare", "run folders", "give at least one run folder", {}},
+      std::cout, std::cerr);
+  if (cl.exit_status) return *cl.exit_status;
   try {
     std::vector<recurlab::analysis::RunMetrics> metrics;
-    for (const auto& run : runs) metrics.push_back(recurlab::analysis::readRunMetrics(run));
+    for (const auto& run : cl.runs) metrics.push_back(recurlab::analysis::readRunMetrics(run));
     const auto comparison = recurlab::analysis::compareRuns(metrics);
     const auto files = recurlab::analysis::writeComparison(comparison, metrics, out_dir);
     std::cout << "recurlab_compare: " << comparison.rows.size() << " rows, "

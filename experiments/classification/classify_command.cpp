@@ -66,10 +66,17 @@ std::vector<int64_t> classifySentences(KeptClassifier& classifier,
                    [&](size_t a, size_t b) { return encoded[a].ids.size() < encoded[b].ids.size(); });
   torch::NoGradGuard no_grad;
   classifier.model->eval();
+  const auto parameters = classifier.model->parameters();
+  const torch::Device device =
+      parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
   std::vector<int64_t> labels(encoded.size());
   size_t next = 0;
   for (const auto& b : makeSentenceBatches(encoded, order, batch_size)) {
-    const auto predicted = classifier.model->forward(b.tokens, b.mask_pad, b.lengths).argmax(1);
+    const auto predicted = classifier.model
+                               ->forward(b.tokens.to(device), b.mask_pad.to(device),
+                                         b.lengths.to(device))
+                               .argmax(1)
+                               .cpu();
     for (int64_t k = 0; k < predicted.size(0); ++k) labels[order[next++]] = predicted[k].item<int64_t>();
   }
   return labels;
@@ -79,6 +86,7 @@ namespace {
 
 int runClassify(const ModelCommandLine& cl) {
   auto classifier = loadKeptClassifier(cl.model);
+  classifier.model->to(torch::Device(cl.device));
   std::vector<std::vector<std::string>> sentences;
   for (const auto& line : readCommandInputLines(cl.input)) sentences.push_back(sentenceTokens(line));
   const auto labels = classifySentences(classifier, sentences,

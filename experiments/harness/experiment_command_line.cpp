@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/runtime/compute_device.h"
+
 namespace recurlab::experiments {
 namespace po = boost::program_options;
 namespace {
@@ -144,7 +146,10 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
   po::options_description options(spec.description + "\n\nOptions");
   options.add_options()("help,h", "show this help")(
       "model", po::value(&cl.model), "the kept model's folder (<run>/models/<unit>)")(
-      "threads", po::value(&cl.threads)->default_value(0), "intra-op threads, 0 = all cores");
+      "threads", po::value(&cl.threads)->default_value(0), "intra-op threads, 0 = all cores")(
+      "device", po::value(&cl.device)->default_value("cpu"),
+      "cpu (default), cuda (device 0), cuda:N, or auto (cuda when there is one): the model and "
+      "its batches on it");
   const std::set<std::string> offered(spec.options.begin(), spec.options.end());
   auto offer = [&](const char* name, auto value, const char* help) {
     if (offered.count(name)) options.add_options()(name, value, help);
@@ -187,6 +192,7 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
   }
   if (cl.model.empty()) throw std::invalid_argument(spec.name + ": --model DIR is required");
   if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
+  cl.device = resolveComputeDevice(cl.device, "--device");  // as a training run resolves it
   if (cl.batch_size < 0) throw std::invalid_argument("--batch-size must be >= 0");
   if (cl.beam < 0) throw std::invalid_argument("--beam must be >= 0");
   if (cl.nbest < 1) throw std::invalid_argument("--nbest must be >= 1");

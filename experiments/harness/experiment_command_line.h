@@ -69,8 +69,9 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
 
 // A command on a kept model (experiments/kept_model/kept_model.h), the driver's first argument:
 // `recurlab_mt translate --model DIR -i FILE`. Its options are a subset of one set, so each
-// means the same in every command: --model, --input/-i, --output/-o, --threads, --batch-size
-// and the decoding and sampling options below.
+// means the same in every command: --model, --input/-i, --output/-o, --threads, --device (as
+// training resolves it, common/runtime/compute_device.h), --batch-size and the decoding and
+// sampling options below.
 struct ModelCommandLine {
   bool help = false;
   std::string help_text;
@@ -78,6 +79,7 @@ struct ModelCommandLine {
   std::string input = "-";     // "-" = standard input
   std::string output = "-";    // "-" = standard output
   int threads = 0;
+  std::string device = "cpu";  // resolved: "cpu" or "cuda:N"
   int64_t batch_size = 0;      // 0 = the model's own
   int64_t beam = 0;            // translate: 0 = the model's decode.beam
   double alpha = -1;           // translate: < 0 = the model's decode.alpha
@@ -95,8 +97,8 @@ struct ModelCommandLine {
 struct ModelCommandSpec {
   std::string name;         // "translate"
   std::string description;  // first paragraph of its --help
-  // Offered options besides --model, --threads and --help: input, output, batch-size, beam,
-  // alpha, nbest, seed-text, temperature, top-k, length, seed.
+  // Offered options besides --model, --threads, --device and --help: input, output,
+  // batch-size, beam, alpha, nbest, seed-text, temperature, top-k, length, seed.
   std::vector<std::string> options;
   std::function<int(const ModelCommandLine&)> run;
 };

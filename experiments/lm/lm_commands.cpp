@@ -14,6 +14,15 @@
 #include "experiments/lm/lm_training.h"
 
 namespace recurlab::experiments {
+namespace {
+
+// Where the model's weights are (the command's --device).
+torch::Device deviceOf(const LanguageModel& model) {
+  const auto parameters = model->parameters();
+  return parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
+}
+
+}  // namespace
 
 LmScore scoreSymbols(KeptLanguageModel& model, const std::vector<int64_t>& ids, int64_t streams,
                      const std::string& where) {
@@ -28,7 +37,7 @@ LmScore scoreSymbols(KeptLanguageModel& model, const std::vector<int64_t>& ids, 
   if (n - 1 < s.streams * s.segment_length) s.streams = std::max<int64_t>(1, std::min(s.streams, (n - 1) / s.segment_length));
   s.segment_length = std::min(s.segment_length, (n - 1) / s.streams);
   const BpttStreams text(ids, s.streams, s.segment_length, where);
-  s.nats = meanNats(model.lm, text);
+  s.nats = meanNats(model.lm, text, deviceOf(model.lm));
   s.predicted = text.targets();
   return s;
 }
@@ -45,11 +54,13 @@ std::vector<int64_t> sampleSymbols(KeptLanguageModel& model, const std::vector<i
   }
   auto generator = at::make_generator<at::CPUGeneratorImpl>(options.seed);
   models::SequenceState state;
-  auto input = torch::tensor(out, torch::kLong).view({-1, 1});
+  const torch::Device device = deviceOf(model.lm);
+  auto input = torch::tensor(out, torch::kLong).view({-1, 1}).to(device);
   for (int64_t k = 0; k < options.length; ++k) {
     auto [logits, next] = model.lm->forward(input, state);
     state = std::move(next);
-    auto last = logits[-1][0].to(torch::kDouble) / options.temperature;  // (vocab)
+    // Sampled on the CPU (its generator): the same seed gives the same text on every device.
+    auto last = logits[-1][0].to(torch::kCPU, torch::kDouble) / options.temperature;  // (vocab)
     if (options.top_k > 0 && options.top_k < last.size(0)) {
       const auto kth = std::get<0>(last.topk(options.top_k)).min();
       last = last.masked_fill(last < kth, -std::numeric_limits<double>::infinity());
@@ -57,7 +68,7 @@ std::vector<int64_t> sampleSymbols(KeptLanguageModel& model, const std::vector<i
     const auto probabilities = torch::softmax(last, 0);
     const int64_t id = torch::multinomial(probabilities, 1, false, generator).item<int64_t>();
     out.push_back(id);
-    input = torch::full({1, 1}, id, torch::kLong);
+    input = torch::full({1, 1}, id, torch::TensorOptions(torch::kLong).device(device));
   }
   if (seed_ids.empty()) out.erase(out.begin());
   return out;
@@ -67,6 +78,7 @@ namespace {
 
 int runScore(const ModelCommandLine& cl) {
   auto model = loadKeptLanguageModel(cl.model);
+  model.lm->to(torch::Device(cl.device));
   const auto text = readCommandInput(cl.input, model.format == LmCorpusFormat::Bytes);
   const auto score = scoreSymbols(model, model.encode(text, inputName(cl.input)), cl.batch_size,
                                   inputName(cl.input));
@@ -82,6 +94,7 @@ int runScore(const ModelCommandLine& cl) {
 
 int runGenerate(const ModelCommandLine& cl) {
   auto model = loadKeptLanguageModel(cl.model);
+  model.lm->to(torch::Device(cl.device));
   SampleOptions o;
   o.temperature = cl.temperature;
   o.top_k = cl.top_k;

@@ -86,7 +86,6 @@ void MtTask::prepare(const std::string& run_folder) {
   SubwordOptions options;
   options.type = config_.subword_type;
   options.vocabulary_size = config_.vocabulary_size;
-  options.seed = deriveSeed(static_cast<uint64_t>(config_.seed), "subwords");
   subwords_.emplace(SubwordModel::loadOrTrain(text, options, subword_model_path));
   data_.ids = {subwords_->padId(), subwords_->unkId(), subwords_->bosId(), subwords_->eosId()};
 

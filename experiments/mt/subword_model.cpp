@@ -129,8 +129,7 @@ SubwordModel SubwordModel::train(const std::vector<std::string>& sentences,
   writeFileAtomically(path, [&](const std::string& temporary) {
     char error[kErrorSize] = "";
     if (shim().train(text.data(), text.size(), keys.data(), values.data(), keys.size(),
-                     static_cast<unsigned>(options.seed), temporary.c_str(), error,
-                     sizeof error) != 0)
+                     temporary.c_str(), error, sizeof error) != 0)
       throw std::runtime_error("training the subword model (" + options.type + ", vocabulary " +
                                std::to_string(options.vocabulary_size) + ") failed: " + error);
     killPoint("subwords-part-written");

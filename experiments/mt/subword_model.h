@@ -1,8 +1,9 @@
 #pragma once
 // Joint source/target subwords with Debian's libsentencepiece (Kudo & Richardson 2018): a BPE
 // or unigram model trained on the training text of both languages, on every sentence (no
-// sampling) and single-threaded, so the same text and options give the same model whatever the
-// seed (sentencepiece draws nothing from it in training), written into the run folder and
+// sampling, no shuffling) and single-threaded: sentencepiece's trainer then draws no random
+// number, so the same text and options give the same model and there is no seed to give
+// (MtSubwordModel.SameFileInEveryProcessAndForEverySeed shows it), written into the run folder and
 // loaded again on resume. Special ids are fixed by the model: pad 0, unk 1, bos 2, eos 3.
 // sentencepiece runs behind a small C shim loaded with dlopen (sentencepiece/sentencepiece_shim.h
 // says why): librecurlab_sentencepiece.so beside the executable, or in the build folder.
@@ -17,7 +18,6 @@ struct SubwordOptions {
   std::string type = "bpe";          // bpe or unigram
   int64_t vocabulary_size = 8000;    // pieces, the four special ids included
   double character_coverage = 1.0;   // 1: every character of the training text is a piece
-  uint64_t seed = 1;
 };
 
 class SubwordModel {

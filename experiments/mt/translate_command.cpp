@@ -61,6 +61,7 @@ namespace {
 
 int runTranslate(const ModelCommandLine& cl) {
   auto model = loadKeptTranslationModel(cl.model);
+  model.model->to(torch::Device(cl.device));  // translateCorpus follows the weights
   const auto lines = readCommandInputLines(cl.input);
   auto options = model.decode;
   if (cl.beam > 0) options.beam = cl.beam;

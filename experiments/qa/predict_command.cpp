@@ -65,6 +65,7 @@ namespace {
 
 int runPredict(const ModelCommandLine& cl) {
   auto reader = loadKeptReader(cl.model);
+  reader.model->to(torch::Device(cl.device));  // predictAnswers follows the weights
   SquadLoadOptions load;
   load.max_context_chars = reader.max_context_chars;
   const auto data = parseSquad(readCommandInput(cl.input), inputName(cl.input), load);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/weights/kept_model_exchange.h"
 #include "experiments/weights/safetensors_file.h"
 #include "experiments/weights/weights_exchange.h"
 #include "models/registry.h"
@@ -27,7 +28,9 @@ const char* const kUsage =
 const char* const kHelp =
     "A model's weights to and from safetensors, the format PyTorch users exchange weights in\n"
     "(docs/weights.md). WEIGHTS.pt: a LibTorch archive with one tensor per parameter or buffer\n"
-    "name, as recurlab keeps a model's weights (MODEL_DIR: a kept model's folder, its weights.pt).\n"
+    "name, as recurlab keeps a model's weights. MODEL_DIR: a kept model's folder, exported from\n"
+    "the folder alone: its config.json names the encoder, whose parameters take the reference's\n"
+    "names (\"encoder.rnn_lst.0.weight\", ...); import of such a file needs no --model either.\n"
     "inspect checks a file and lists its tensors.\n"
     "Without --model, export and import pass the tensors one to one under their names. With\n"
     "--model they go through that model, built from its config keys: every parameter must be\n"
@@ -90,15 +93,18 @@ void inspect(const std::string& path, std::ostream& out) {
   out << contents.tensors.size() << " tensors, " << elements << " elements\n";
 }
 
-// A kept model's folder stands for the weights.pt in it.
-std::string weightsArchive(const std::string& path) {
-  return std::filesystem::is_directory(path) ? (std::filesystem::path(path) / "weights.pt").string()
-                                             : path;
-}
-
 void exportWeights(const Request& r, std::ostream& out) {
-  const auto archive = readTensorArchive(weightsArchive(r.files[0]));
   SafetensorsContents contents;
+  if (std::filesystem::is_directory(r.files[0])) {
+    if (!r.model.empty())
+      throw std::runtime_error(r.files[0] + ": a kept model's folder names its model in its "
+                               "config.json; export it without --model");
+    contents = exportKeptModel(r.files[0]);
+    writeSafetensors(r.files[1], contents);
+    out << "wrote " << r.files[1] << ": " << contents.tensors.size() << " tensors\n";
+    return;
+  }
+  const auto archive = readTensorArchive(r.files[0]);
   std::map<std::string, std::string> metadata = {{"format", "pt"},
                                                  {"producer", "recurlab_weights"}};
   if (r.model.empty()) {
@@ -106,7 +112,7 @@ void exportWeights(const Request& r, std::ostream& out) {
     contents.metadata = metadata;
   } else {
     auto model = buildModel(r);
-    importModuleWeights(*model, asContents(archive), weightsArchive(r.files[0]));
+    importModuleWeights(*model, asContents(archive), r.files[0]);
     metadata["model"] = r.model;
     metadata["model_config"] = parseModelConfig(r.model_config).dump();
     metadata["input_size"] = std::to_string(r.input_size);
@@ -119,7 +125,9 @@ void exportWeights(const Request& r, std::ostream& out) {
 void importWeights(const Request& r, std::ostream& out) {
   const auto contents = readSafetensors(r.files[0]);
   NamedTensors tensors;
-  if (r.model.empty()) {
+  if (r.model.empty() && isKeptModelExport(contents)) {
+    tensors = importKeptModel(contents, r.files[0]);
+  } else if (r.model.empty()) {
     for (const auto& t : contents.tensors) tensors.emplace_back(t.name, toTorchTensor(t));
   } else {
     auto model = buildModel(r);

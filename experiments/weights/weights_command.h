@@ -4,8 +4,9 @@
 //   recurlab_weights export WEIGHTS.pt|MODEL_DIR OUT.safetensors [--model NAME
 //                                      --model-config JSON --input-size N]
 //   recurlab_weights import IN.safetensors WEIGHTS.pt  [same options]
-// WEIGHTS.pt is a LibTorch archive with one tensor per parameter or buffer name (MODEL_DIR: a
-// kept model's folder <run>/models/<unit>/, whose weights.pt is taken). Without
+// WEIGHTS.pt is a LibTorch archive with one tensor per parameter or buffer name. MODEL_DIR: a
+// kept model's folder <run>/models/<unit>/, exported from the folder alone
+// (experiments/weights/kept_model_exchange.h); import of its file needs no --model. Without
 // --model the tensors pass one to one under their names; with --model (an encoder of the
 // registry, built from its config keys) they go through the model: every name and shape is
 // checked, and the names are those of the PyTorch reference where there is one (the SRU).

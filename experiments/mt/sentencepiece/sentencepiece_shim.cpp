@@ -42,10 +42,9 @@ extern "C" {
 
 __attribute__((visibility("default"))) int recurlab_sp_train(
     const char* const* sentences, size_t sentence_count, const char* const* keys,
-    const char* const* values, size_t arg_count, unsigned seed, const char* model_path,
+    const char* const* values, size_t arg_count, const char* model_path,
     char* error, size_t error_size) {
   try {
-    sentencepiece::SetRandomGeneratorSeed(seed);
     std::unordered_map<std::string, std::string> args;
     for (size_t i = 0; i < arg_count; ++i) args[keys[i]] = values[i];
     SentenceArray list(sentences, sentence_count);

@@ -13,7 +13,7 @@ extern "C" {
 // at most error_size bytes) and returns nonzero.
 int recurlab_sp_train(const char* const* sentences, size_t sentence_count,
                       const char* const* keys, const char* const* values, size_t arg_count,
-                      unsigned seed, const char* model_path, char* error, size_t error_size);
+                      const char* model_path, char* error, size_t error_size);
 int recurlab_sp_load(const char* model_path, void** handle, char* error, size_t error_size);
 void recurlab_sp_free(void* handle);
 // ids: room for `capacity` ints; *count receives the number of ids (retry when > capacity).

@@ -8,16 +8,15 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/runtime/thread_count.h"
 #include "experiments/classification/classification_task.h"
 #include "experiments/classification/classify_command.h"
 #include "experiments/data/classification_datasets.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -56,18 +55,11 @@ struct TrainedClassifier {
         {"classes", 2}};
     const auto config = ClassificationConfig::fromJson(json);
     ClassificationTask task(config, (root / "data").string());
-    RunFolderOptions o("classification");
-    o.out_dir = (root / "run").string();
-    Shard shard;
-    RunFolder run(o, shard, "test", nlohmann::json{{"seed", 5}}, 5, MachineInfo{},
-                  [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-    std::ostringstream quiet;
-    RunnerOptions options;
-    options.seed = 5;
-    options.progress = &quiet;
-    runTask(task, run, options);
-    test_acc = run.log().doubleAttribute("/reviews/sru/folds/0/seeds/0", "test_acc");
-    run.finish();
+    recurlab::testing::trainInProcess(task, "classification", (root / "run").string(), 5,
+                                      [&](const Hdf5RunLog& log) {
+                                        test_acc = log.doubleAttribute(
+                                            "/reviews/sru/folds/0/seeds/0", "test_acc");
+                                      });
     model_dir = (root / "run" / "models" / "reviews" / "sru" / "folds" / "0" / "seeds" / "0").string();
     split = makeClassificationSplit(loadClassificationData((root / "data").string(), config.datasetSpec("reviews")), 0,
                                     static_cast<int>(config.cv_folds),
@@ -101,11 +93,8 @@ TEST(Classify, TheBinaryLabelsAFileAndRefusesBadInputNamingTheFile) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_classification");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   const fs::path& root = t.temp.root;
-  const std::string log = (root / "commands.txt").string(), out = (root / "out.txt").string();
-  auto run = [&](std::vector<std::string> args) {
-    fs::remove(log);
-    return recurlab::testing::runChild(program, args, "", -1, log).exit_code;
-  };
+  const std::string out = (root / "out.txt").string();
+  const recurlab::testing::ModelCommandRuns commands(program, (root / "commands.txt").string());
   const std::string input = (root / "sentences.txt").string();
   {
     std::ofstream in(input);
@@ -114,7 +103,7 @@ TEST(Classify, TheBinaryLabelsAFileAndRefusesBadInputNamingTheFile) {
       in << "\n";
     }
   }
-  ASSERT_EQ(run({"classify", "--model", t.model_dir, "-i", input, "-o", out}), 0) << readWholeFile(log);
+  ASSERT_EQ(commands.run({"classify", "--model", t.model_dir, "-i", input, "-o", out}), 0) << commands.said();
   auto classifier = loadKeptClassifier(t.model_dir);
   std::vector<std::vector<std::string>> sentences;
   for (const auto& s : t.split.test) sentences.push_back(s.tokens);
@@ -122,29 +111,25 @@ TEST(Classify, TheBinaryLabelsAFileAndRefusesBadInputNamingTheFile) {
   for (const auto l : classifySentences(classifier, sentences, 50, "test")) expected += std::to_string(l) + "\n";
   EXPECT_EQ(readWholeFile(out), expected);
 
-  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
-    EXPECT_EQ(run(args), 2) << message;
-    EXPECT_NE(readWholeFile(log).find(message), std::string::npos) << readWholeFile(log);
-  };
   std::ofstream(root / "empty.txt");
-  refused({"classify", "--model", t.model_dir, "-i", (root / "empty.txt").string()},
+  commands.expectRefused({"classify", "--model", t.model_dir, "-i", (root / "empty.txt").string()},
           (root / "empty.txt").string() + ": empty input");
   std::ofstream(root / "latin1.txt") << "a caf\xe9 film\n";
-  refused({"classify", "--model", t.model_dir, "-i", (root / "latin1.txt").string()},
+  commands.expectRefused({"classify", "--model", t.model_dir, "-i", (root / "latin1.txt").string()},
           (root / "latin1.txt").string() + ": not valid UTF-8: byte 0xE9 at offset 5");
   std::ofstream(root / "gap.txt") << "a film\n\nthe plot\n";
-  refused({"classify", "--model", t.model_dir, "-i", (root / "gap.txt").string()},
+  commands.expectRefused({"classify", "--model", t.model_dir, "-i", (root / "gap.txt").string()},
           (root / "gap.txt").string() + ":2: an empty sentence");
   const std::string copy = (root / "copy").string();
   fs::copy(t.model_dir, copy);
   auto vocabulary = recurlab::testing::readJsonAt(copy + "/vocabulary.json");
   vocabulary["words"].push_back("extra");
   recurlab::testing::replaceKeptFile(copy, "vocabulary.json", vocabulary.dump());
-  refused({"classify", "--model", copy, "-i", input}, copy + "/vocabulary.json: ");
+  commands.expectRefused({"classify", "--model", copy, "-i", input}, copy + "/vocabulary.json: ");
   auto manifest = recurlab::testing::readJsonAt(copy + "/manifest.json");
   manifest["task"] = "qa";
   recurlab::testing::writeJsonAt(copy + "/manifest.json", manifest);
-  refused({"classify", "--model", copy, "-i", input}, copy + "/manifest.json: a model of task 'qa', not 'classification'");
+  commands.expectRefused({"classify", "--model", copy, "-i", input}, copy + "/manifest.json: a model of task 'qa', not 'classification'");
 }
 
 TEST(ClassificationConfig, OwnDatasetsAreCheckedAndNamedInErrors) {

@@ -7,9 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "common/log/hdf5_run_log.h"
-#include "tests/support/child_process.h"
+#include "tests/experiments/harness/run_log_summary.h"
 
 namespace recurlab::testing {
 
@@ -70,6 +71,48 @@ void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::s
   EXPECT_NE(said.find("failed on rank 0 of 2 (another rank died"), std::string::npos) << said;
   EXPECT_EQ(said.find("frame #"), std::string::npos) << "a backtrace instead of a message: "
                                                      << said;
+}
+
+TaskRuns::TaskRuns(std::string program, const std::string& temp_name)
+    : temp_(temp_name), program_(std::move(program)) {}
+
+std::string TaskRuns::folder(const std::string& out) const { return (root() / out).string(); }
+
+std::string TaskRuns::output(const std::string& out) const {
+  return (root() / (out + ".txt")).string();
+}
+
+std::vector<std::string> TaskRuns::args(const std::string& out, int ranks) const {
+  std::vector<std::string> a{"--config", (root() / "config.json").string()};
+  a.insert(a.end(), data_args.begin(), data_args.end());
+  for (const std::string& x : {std::string("--out"), folder(out), std::string("--threads"),
+                               std::string("1")})
+    a.push_back(x);
+  if (ranks > 1)
+    for (const std::string& x : {std::string("--nproc-per-node"), std::to_string(ranks)})
+      a.push_back(x);
+  return a;
+}
+
+void TaskRuns::runOnce(const std::string& out, int ranks) const {
+  if (std::filesystem::exists(std::filesystem::path(folder(out)) / "summary.json")) return;
+  const auto r = runChild(program_, args(out, ranks), "", -1, output(out));
+  ASSERT_EQ(r.exit_code, 0) << fileText(output(out));
+}
+
+bool TaskRuns::killRankOneThenResume(const std::string& kill_at, const std::string& group) const {
+  expectKilledRankEndsTheOther(program_, args("killed", 1), kill_at, output("killed"));
+  bool finished = false;
+  [&] {
+    const auto r = runChild(program_, args("killed", 2), "", 300000, output("resumed"));
+    ASSERT_FALSE(r.killed) << "the resumed run hung: " << fileText(output("resumed"));
+    ASSERT_EQ(r.exit_code, 0) << fileText(output("resumed"));
+    finished = true;
+  }();
+  if (!finished) return false;
+  EXPECT_EQ(finishedUnits(folder("killed")), finishedUnits(folder("two")));
+  EXPECT_EQ(resumedUnits(folder("killed")).at(group), 1);
+  return true;
 }
 
 }  // namespace recurlab::testing

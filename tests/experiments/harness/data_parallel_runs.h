@@ -1,9 +1,16 @@
 #pragma once
 // What the data-parallel tests of every task (MT, LM, QA) check on a task's binary: the epochs
 // of two ranks against one process with the same global batch (to float tolerance), and a
-// rank killed mid-training that ends the other with an error, never a hang.
+// rank killed mid-training that ends the other with an error, never a hang; and the fixture
+// their suites share.
+#include <gtest/gtest.h>
+
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "tests/support/child_process.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::testing {
 
@@ -31,5 +38,71 @@ void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::s
 
 // The file's text ("" when absent).
 std::string fileText(const std::string& path);
+
+// The runs of one task's binary in a temporary folder: run folder <root>/<out>, its output
+// (all processes) in <root>/<out>.txt, started with --config <root>/config.json, the task's
+// data arguments, --out and one thread per process.
+class TaskRuns {
+ public:
+  TaskRuns(std::string program, const std::string& temp_name);
+  const std::filesystem::path& root() const { return temp_.root; }
+  const std::string& program() const { return program_; }
+  std::string folder(const std::string& out) const;
+  std::string output(const std::string& out) const;
+  std::vector<std::string> args(const std::string& out, int ranks) const;
+  // The uninterrupted run into `out` on `ranks` processes, unless it already finished.
+  void runOnce(const std::string& out, int ranks) const;
+  // Kills rank 1 of a two-rank run into "killed" at `kill_at` (expectKilledRankEndsTheOther),
+  // runs it again on two ranks and expects the units of the uninterrupted run "two", unit
+  // `group` resumed from its checkpoint once. False when the run started again hung or failed
+  // (reported as a failure).
+  bool killRankOneThenResume(const std::string& kill_at, const std::string& group) const;
+
+  // Between --config and --out: e.g. --data-dir.
+  std::vector<std::string> data_args;
+
+ private:
+  TempRoot temp_;
+  std::string program_;
+};
+
+// The fixture of a task's data-parallel suite: `Suite` derives from it and names its binary
+// (static constexpr const char* kProgram), writes <root>/config.json and the data it reads
+// (static void writeInputs(root)), and may give the data arguments (static
+// std::vector<std::string> dataArgs(root)) and a reason to skip (static std::string
+// skipReason()). The inputs and the runs are made once per suite and shared by its tests.
+template <typename Suite>
+class DataParallelRuns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const std::string why = Suite::skipReason(); !why.empty()) GTEST_SKIP() << why;
+    const std::string binary = siblingBinary(Suite::kProgram);
+    ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " is not built";
+    if (runs_ != nullptr) return;
+    runs_ = new TaskRuns(binary, std::string(Suite::kProgram) + "_dp");
+    Suite::writeInputs(runs_->root());
+    runs_->data_args = Suite::dataArgs(runs_->root());
+  }
+  static void TearDownTestSuite() {
+    delete runs_;
+    runs_ = nullptr;
+  }
+  static std::string skipReason() { return ""; }
+  static std::vector<std::string> dataArgs(const std::filesystem::path&) { return {}; }
+
+  static std::string program() { return runs_->program(); }
+  static std::string folder(const std::string& out) { return runs_->folder(out); }
+  static std::string output(const std::string& out) { return runs_->output(out); }
+  static std::vector<std::string> args(const std::string& out, int ranks) {
+    return runs_->args(out, ranks);
+  }
+  static void runOnce(const std::string& out, int ranks) { runs_->runOnce(out, ranks); }
+  static bool killRankOneThenResume(const std::string& kill_at, const std::string& group) {
+    return runs_->killRankOneThenResume(kill_at, group);
+  }
+
+ private:
+  static inline TaskRuns* runs_ = nullptr;
+};
 
 }  // namespace recurlab::testing

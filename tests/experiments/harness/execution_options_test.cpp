@@ -1,12 +1,16 @@
 // --device, --precision, --deterministic on the one command line: the config keys of the same
 // names are taken out of the config (the command line wins), bad values are named, a CUDA
-// request on a CPU-only LibTorch stops every task driver at once with one line, and the toy
+// request on a CPU-only LibTorch stops every task driver at once with one line (and every
+// command on a kept model with the same line), and the toy
 // task run twice with --deterministic writes identical logs recording the switch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/torch_build.h"
@@ -121,6 +125,73 @@ TEST(ExecutionOptions, EveryTaskDriverRefusesCudaOnACpuOnlyLibTorchInOneLine) {
     EXPECT_NE(error.find("docs/gpu.md"), std::string::npos) << text;
     EXPECT_FALSE(fs::exists(out)) << task;
   }
+}
+
+// The commands on a kept model take --device as training does: resolved by the same code,
+// so a CUDA request on a CPU-only LibTorch is the training run's line, before the model is
+// opened (the folder named does not exist).
+TEST(ExecutionOptions, EveryModelCommandRefusesCudaOnACpuOnlyLibTorchWithTheTrainingLine) {
+  if (torchBuiltWithCuda()) GTEST_SKIP() << "this LibTorch has CUDA";
+  recurlab::testing::TempRoot tmp("recurlab_command_device_refusal");
+  const std::string output = (tmp.root / "said.txt").string();
+  // What follows "error: " on the one error line of `program args`.
+  auto errorLine = [&](const std::string& program, const std::vector<std::string>& args,
+                       const std::string& prefix) {
+    fs::remove(output);
+    const auto r = recurlab::testing::runChild(program, args, "", -1, output);
+    EXPECT_EQ(r.exit_code, 2) << prefix;
+    std::istringstream lines(readAll(output));
+    std::string line, error;
+    while (std::getline(lines, line))
+      if (line.find("error") != std::string::npos) {
+        EXPECT_TRUE(error.empty()) << "a second error line: " << line;
+        error = line;
+      }
+    EXPECT_EQ(error.rfind(prefix + ": error: ", 0), 0u) << readAll(output);
+    return error.substr(std::min(error.size(), prefix.size() + 9));
+  };
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"classification", "classify"}, {"mt", "translate"}, {"lm", "score"},
+      {"lm", "generate"},             {"qa", "predict"}};
+  for (const auto& [task, command] : commands) {
+    SCOPED_TRACE(task + " " + command);
+    const std::string program = recurlab::testing::siblingBinary("recurlab_" + task);
+    ASSERT_TRUE(fs::exists(program)) << program << " is built with the tests";
+    const std::string training =
+        errorLine(program, {"--device", "cuda", "--data-dir", (tmp.root / "no-data").string(),
+                            "--out", (tmp.root / "run").string()},
+                  "recurlab_" + task);
+    ASSERT_EQ(training.rfind("--device cuda: this build uses LibTorch ", 0), 0u) << training;
+    EXPECT_EQ(errorLine(program, {command, "--model", (tmp.root / "no-model").string(),
+                                  "--device", "cuda"},
+                        "recurlab_" + task + " " + command),
+              training);
+  }
+}
+
+// --device on a command on a kept model: the default is the CPU, auto is the CPU without a
+// GPU, and a malformed value is refused with the training run's words.
+TEST(ExecutionOptions, ModelCommandDeviceIsResolvedAsForTraining) {
+  ModelCommandSpec spec{"classify", "", {"input,i"}, {}};
+  auto device = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"classify", "--model", "dir"});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return parseModelCommandLine(static_cast<int>(argv.size()), argv.data(), spec).device;
+  };
+  EXPECT_EQ(device({}), "cpu");
+  EXPECT_EQ(device({"--device", "cpu"}), "cpu");
+  if (!torchBuiltWithCuda()) {
+    EXPECT_EQ(device({"--device", "auto"}), "cpu");
+  }
+  std::string refused;
+  try {
+    device({"--device", "gpu"});
+  } catch (const std::invalid_argument& e) {
+    refused = e.what();
+  }
+  EXPECT_EQ(refused, errorOf({"--device", "gpu"}));
+  EXPECT_NE(refused.find("--device gpu: expected cpu, cuda, cuda:N"), std::string::npos) << refused;
 }
 
 TEST(ExecutionOptions, DeterministicRunsOfATaskWriteIdenticalLogsRecordingIt) {

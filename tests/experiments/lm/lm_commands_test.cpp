@@ -9,17 +9,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
 #include "experiments/lm/lm_commands.h"
 #include "experiments/lm/lm_config.h"
 #include "experiments/lm/lm_task.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -49,19 +47,11 @@ struct TrainedLm {
         {"train", {{"optimizer", "adam"}, {"lr", 0.01}, {"max_epochs", 3}}},
         {"models", {{"sru", {{"encoder", "sru"}, {"config", {{"layers", 2}, {"hidden", 12}, {"dropout", 0.1}}}}}}}});
     LmTask task(config, root.string());
-    RunFolderOptions o("lm");
-    o.out_dir = (root / "run").string();
-    Shard shard;
-    RunFolder run(o, shard, "test", nlohmann::json{{"seed", 5}}, 5, MachineInfo{},
-                  [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-    std::ostringstream quiet;
-    RunnerOptions options;
-    options.seed = 5;
-    options.progress = &quiet;
-    runTask(task, run, options);
-    test_nats = run.log().doubleAttribute("/toy/sru", "test_nats");
-    test_bpc = run.log().doubleAttribute("/toy/sru", "test_bpc");
-    run.finish();
+    recurlab::testing::trainInProcess(task, "lm", (root / "run").string(), 5,
+                                      [&](const Hdf5RunLog& log) {
+                                        test_nats = log.doubleAttribute("/toy/sru", "test_nats");
+                                        test_bpc = log.doubleAttribute("/toy/sru", "test_bpc");
+                                      });
     model_dir = (root / "run" / "models" / "toy" / "sru").string();
   }
 };
@@ -114,35 +104,27 @@ TEST(LmCommands, TheBinaryScoresGeneratesAndRefusesBadInputNamingTheFile) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_lm");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   const fs::path& root = t.temp.root;
-  const std::string log = (root / "commands.txt").string();
-  auto run = [&](std::vector<std::string> args) {
-    fs::remove(log);
-    return recurlab::testing::runChild(program, args, "", -1, log).exit_code;
-  };
+  const recurlab::testing::ModelCommandRuns commands(program, (root / "commands.txt").string());
   const std::string out = (root / "out.txt").string();
-  ASSERT_EQ(run({"score", "--model", t.model_dir, "-i", (root / "test.txt").string(), "-o", out, "--threads", "1"}), 0)
-      << readWholeFile(log);
+  ASSERT_EQ(commands.run({"score", "--model", t.model_dir, "-i", (root / "test.txt").string(), "-o", out, "--threads", "1"}), 0)
+      << commands.said();
   char expected[32];
   std::snprintf(expected, sizeof expected, "bpc %.4f (", t.test_bpc);
   EXPECT_EQ(readWholeFile(out).rfind(expected, 0), 0u) << readWholeFile(out);
   const std::vector<std::string> generate = {"generate", "--model", t.model_dir, "--seed-text", "the ",
                                              "--length", "30", "--seed", "7", "-o", out};
-  ASSERT_EQ(run(generate), 0) << readWholeFile(log);
+  ASSERT_EQ(commands.run(generate), 0) << commands.said();
   const auto first = readWholeFile(out);
-  ASSERT_EQ(run(generate), 0);
+  ASSERT_EQ(commands.run(generate), 0);
   EXPECT_EQ(readWholeFile(out), first);
   EXPECT_EQ(first.rfind("the ", 0), 0u) << first;
 
-  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
-    EXPECT_EQ(run(args), 2) << message;
-    EXPECT_NE(readWholeFile(log).find(message), std::string::npos) << readWholeFile(log);
-  };
   std::ofstream(root / "empty.txt");
-  refused({"score", "--model", t.model_dir, "-i", (root / "empty.txt").string()}, (root / "empty.txt").string() + ": empty input");
+  commands.expectRefused({"score", "--model", t.model_dir, "-i", (root / "empty.txt").string()}, (root / "empty.txt").string() + ": empty input");
   std::ofstream(root / "latin1.txt") << "caf\xe9 au lait\n";
-  refused({"score", "--model", t.model_dir, "-i", (root / "latin1.txt").string()},
+  commands.expectRefused({"score", "--model", t.model_dir, "-i", (root / "latin1.txt").string()},
           (root / "latin1.txt").string() + ": not valid UTF-8: byte 0xE9 at offset 3");
-  refused({"score", "--model", (root / "run").string(), "-i", (root / "test.txt").string()},
+  commands.expectRefused({"score", "--model", (root / "run").string(), "-i", (root / "test.txt").string()},
           (root / "run").string() + "/manifest.json: missing");
   // A copy of the folder altered three ways: another task, a vocabulary that does not fit,
   // a file missing.
@@ -155,17 +137,17 @@ TEST(LmCommands, TheBinaryScoresGeneratesAndRefusesBadInputNamingTheFile) {
   auto manifest = recurlab::testing::readJsonAt(copy + "/manifest.json");
   manifest["task"] = "mt";
   recurlab::testing::writeJsonAt(copy + "/manifest.json", manifest);
-  refused({"score", "--model", copy, "-i", (root / "test.txt").string()},
+  commands.expectRefused({"score", "--model", copy, "-i", (root / "test.txt").string()},
           copy + "/manifest.json: a model of task 'mt', not 'lm'");
   fresh_copy();
   auto vocabulary = recurlab::testing::readJsonAt(copy + "/vocabulary.json");
   vocabulary["symbols"].erase(vocabulary["symbols"].size() - 1);
   recurlab::testing::replaceKeptFile(copy, "vocabulary.json", vocabulary.dump());
-  refused({"score", "--model", copy, "-i", (root / "test.txt").string()}, copy + "/vocabulary.json: ");
+  commands.expectRefused({"score", "--model", copy, "-i", (root / "test.txt").string()}, copy + "/vocabulary.json: ");
   fresh_copy();
   fs::remove(copy + "/weights.pt");
-  refused({"generate", "--model", copy}, copy + "/weights.pt: missing");
-  refused({"score", "--model", t.model_dir, "--beam", "3"}, "unrecognised option '--beam'");
+  commands.expectRefused({"generate", "--model", copy}, copy + "/weights.pt: missing");
+  commands.expectRefused({"score", "--model", t.model_dir, "--beam", "3"}, "unrecognised option '--beam'");
 }
 
 }  // namespace

@@ -10,17 +10,13 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "tests/experiments/harness/data_parallel_runs.h"
-#include "tests/experiments/harness/run_log_summary.h"
 #include "tests/experiments/qa/squad_test_data.h"
-#include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments::qa {
 namespace {
 
 namespace fs = std::filesystem;
 using recurlab::testing::fileText;
-using recurlab::testing::runChild;
 
 // An SRU reader of width 8 without dropout (rank 1 would draw other masks) on 45 training and
 // 16 dev questions of the offline split: 2 epochs of 6 batches of 8 (the last of 5, split 2 +
@@ -39,44 +35,18 @@ nlohmann::json qaConfig() {
   })");
 }
 
-class QaDataParallel : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
-    ASSERT_TRUE(fs::exists(program())) << program() << " is not built";
-    if (tmp_ != nullptr) return;
-    tmp_ = new recurlab::testing::TempRoot("recurlab_qa_dp");
-    std::ofstream(tmp_->root / "config.json") << qaConfig().dump();
+class QaDataParallel : public recurlab::testing::DataParallelRuns<QaDataParallel> {
+ public:
+  static constexpr const char* kProgram = "recurlab_qa";
+  static std::string skipReason() { return squadDevPath().empty() ? "no dev-v1.1.json" : ""; }
+  static void writeInputs(const fs::path& root) {
+    std::ofstream(root / "config.json") << qaConfig().dump();
   }
-  static void TearDownTestSuite() {
-    delete tmp_;
-    tmp_ = nullptr;
+  // --data-dir: the folder holding squad/dev-v1.1.json.
+  static std::vector<std::string> dataArgs(const fs::path&) {
+    return {"--data-dir",
+            fs::absolute(fs::path(squadDevPath())).parent_path().parent_path().string()};
   }
-  static std::string program() { return recurlab::testing::siblingBinary("recurlab_qa"); }
-  static std::string folder(const std::string& out) { return (tmp_->root / out).string(); }
-  static std::string output(const std::string& out) {
-    return (tmp_->root / (out + ".txt")).string();
-  }
-  static std::vector<std::string> args(const std::string& out, int ranks) {
-    // --data-dir: the folder holding squad/dev-v1.1.json.
-    const std::string data =
-        fs::absolute(fs::path(squadDevPath())).parent_path().parent_path().string();
-    std::vector<std::string> a{"--config",  (tmp_->root / "config.json").string(),
-                               "--data-dir", data,
-                               "--out",      folder(out),
-                               "--threads",  "1"};
-    if (ranks > 1)
-      for (const std::string& x : {std::string("--nproc-per-node"), std::to_string(ranks)})
-        a.push_back(x);
-    return a;
-  }
-  // The uninterrupted run into `out` on `ranks` processes, once per test program.
-  static void runOnce(const std::string& out, int ranks) {
-    if (fs::exists(fs::path(folder(out)) / "summary.json")) return;
-    const auto r = runChild(program(), args(out, ranks), "", -1, output(out));
-    ASSERT_EQ(r.exit_code, 0) << fileText(output(out));
-  }
-  static inline recurlab::testing::TempRoot* tmp_ = nullptr;
 };
 
 TEST_F(QaDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
@@ -99,14 +69,7 @@ TEST_F(QaDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
 TEST_F(QaDataParallel, KilledRankEndsTheOtherAndTheRunResumes) {
   runOnce("two", 2);
   // Rank 1 dies at step 3 of epoch 1, after the checkpoint of step 2.
-  recurlab::testing::expectKilledRankEndsTheOther(program(), args("killed", 1), "train-step:3",
-                                                  output("killed"));
-  const auto r = runChild(program(), args("killed", 2), "", 300000, output("resumed"));
-  ASSERT_FALSE(r.killed) << "the resumed run hung: " << fileText(output("resumed"));
-  ASSERT_EQ(r.exit_code, 0) << fileText(output("resumed"));
-  EXPECT_EQ(recurlab::testing::finishedUnits(folder("killed")),
-            recurlab::testing::finishedUnits(folder("two")));
-  EXPECT_EQ(recurlab::testing::resumedUnits(folder("killed")).at("/sru"), 1);
+  if (!killRankOneThenResume("train-step:3", "/sru")) return;
   EXPECT_EQ(fileText(folder("killed") + "/predictions-sru.json"),
             fileText(folder("two") + "/predictions-sru.json"));
 }

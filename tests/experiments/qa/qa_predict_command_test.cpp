@@ -62,23 +62,19 @@ TEST(QaPredict, KeptModelPredictsTheRunsPredictionsAndRefusesBadInput) {
   EXPECT_NEAR(line.at("f1").get<double>(), run_log.doubleAttribute("/sru", "best_dev_f1"), 1e-9);
   EXPECT_NEAR(line.at("exact_match").get<double>(), run_log.doubleAttribute("/sru", "best_dev_em"), 1e-9);
 
-  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
-    fs::remove(log);
-    EXPECT_EQ(runChild(program, args, "", -1, log).exit_code, 2) << message;
-    EXPECT_NE(readWholeFile(log).find(message), std::string::npos) << readWholeFile(log);
-  };
+  const recurlab::testing::ModelCommandRuns commands(program, log);
   std::ofstream(tmp.root / "empty.json");
-  refused({"predict", "--model", model, "-i", (tmp.root / "empty.json").string()},
+  commands.expectRefused({"predict", "--model", model, "-i", (tmp.root / "empty.json").string()},
           (tmp.root / "empty.json").string() + ": empty input");
   std::ofstream(tmp.root / "not-squad.json") << R"({"version": "1.1", "data": [{"title": 3}]})";
-  refused({"predict", "--model", model, "-i", (tmp.root / "not-squad.json").string()},
+  commands.expectRefused({"predict", "--model", model, "-i", (tmp.root / "not-squad.json").string()},
           (tmp.root / "not-squad.json").string());
   const std::string copy = (tmp.root / "copy").string();
   fs::copy(model, copy);
   auto manifest = recurlab::testing::readJsonAt(copy + "/manifest.json");
   manifest["task"] = "classification";
   recurlab::testing::writeJsonAt(copy + "/manifest.json", manifest);
-  refused({"predict", "--model", copy, "-i", (run / "eval-data.json").string()},
+  commands.expectRefused({"predict", "--model", copy, "-i", (run / "eval-data.json").string()},
           copy + "/manifest.json: a model of task 'classification', not 'qa'");
 }
 

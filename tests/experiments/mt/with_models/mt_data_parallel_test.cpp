@@ -9,21 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
 #include "tests/experiments/harness/data_parallel_runs.h"
-#include "tests/experiments/harness/run_log_summary.h"
-#include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::fileText;
-using recurlab::testing::runChild;
-
-const std::string kMulti30k = "../shared/data/multi30k";
 
 // A 1-layer Transformer of width 16 without dropout (rank 1 would draw other masks), 2 epochs
 // of 32 token-count batches (about 5 sentences each) over 160 pairs, checkpoints every 2
@@ -45,54 +37,17 @@ nlohmann::json mtConfig() {
   })");
 }
 
-class MtDataParallel : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
-    if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
-    ASSERT_TRUE(fs::exists(program())) << program() << " is not built";
-    if (tmp_ != nullptr) return;
-    tmp_ = new recurlab::testing::TempRoot("recurlab_mt_dp");
-    const fs::path data = tmp_->root / "data";
-    fs::create_directories(data);
-    for (const char* lang : {"en", "de"}) {  // Multi30k valid lines: 160 train, 20 valid, 10 test
-      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-      auto write = [&](const std::string& name, size_t from, size_t to) {
-        std::ofstream out(data / (name + "." + lang));
-        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-      };
-      write("train", 0, 160);
-      write("valid", 160, 180);
-      write("test", 180, 190);
-    }
-    std::ofstream(tmp_->root / "config.json") << mtConfig().dump();
+class MtDataParallel : public recurlab::testing::DataParallelRuns<MtDataParallel> {
+ public:
+  static constexpr const char* kProgram = "recurlab_mt";
+  static std::string skipReason() { return recurlab::testing::tinyMulti30kUnavailableReason(); }
+  static void writeInputs(const fs::path& root) {
+    recurlab::testing::writeTinyMulti30k(root / "data");  // 160 train, 20 valid, 10 test
+    std::ofstream(root / "config.json") << mtConfig().dump();
   }
-  static void TearDownTestSuite() {
-    delete tmp_;
-    tmp_ = nullptr;
+  static std::vector<std::string> dataArgs(const fs::path& root) {
+    return {"--data-dir", (root / "data").string()};
   }
-  static std::string program() { return recurlab::testing::siblingBinary("recurlab_mt"); }
-  static std::string folder(const std::string& out) { return (tmp_->root / out).string(); }
-  static std::string output(const std::string& out) {
-    return (tmp_->root / (out + ".txt")).string();
-  }
-  static std::vector<std::string> args(const std::string& out, int ranks) {
-    std::vector<std::string> a{"--config",  (tmp_->root / "config.json").string(),
-                               "--data-dir", (tmp_->root / "data").string(),
-                               "--out",      folder(out),
-                               "--threads",  "1"};
-    if (ranks > 1)
-      for (const std::string& x : {std::string("--nproc-per-node"), std::to_string(ranks)})
-        a.push_back(x);
-    return a;
-  }
-  // The uninterrupted run into `out` on `ranks` processes, once per test program.
-  static void runOnce(const std::string& out, int ranks) {
-    if (fs::exists(fs::path(folder(out)) / "summary.json")) return;
-    const auto r = runChild(program(), args(out, ranks), "", -1, output(out));
-    ASSERT_EQ(r.exit_code, 0) << fileText(output(out));
-  }
-  static inline recurlab::testing::TempRoot* tmp_ = nullptr;
 };
 
 TEST_F(MtDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
@@ -119,14 +74,7 @@ TEST_F(MtDataParallel, TwoRanksTrainLikeOneProcessWithTheWholeBatch) {
 TEST_F(MtDataParallel, KilledRankEndsTheOtherAndTheRunResumes) {
   runOnce("two", 2);
   // Rank 1 dies at step 3 of epoch 1, after the checkpoint of step 2.
-  recurlab::testing::expectKilledRankEndsTheOther(program(), args("killed", 1), "train-step:3",
-                                                  output("killed"));
-  const auto r = runChild(program(), args("killed", 2), "", 300000, output("resumed"));
-  ASSERT_FALSE(r.killed) << "the resumed run hung: " << fileText(output("resumed"));
-  ASSERT_EQ(r.exit_code, 0) << fileText(output("resumed"));
-  EXPECT_EQ(recurlab::testing::finishedUnits(folder("killed")),
-            recurlab::testing::finishedUnits(folder("two")));
-  EXPECT_EQ(recurlab::testing::resumedUnits(folder("killed")).at("/tiny"), 1);
+  if (!killRankOneThenResume("train-step:3", "/tiny")) return;
   Hdf5RunLog killed((fs::path(folder("killed")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   Hdf5RunLog two((fs::path(folder("two")) / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   EXPECT_EQ(killed.readText("/tiny/test_translations"), two.readText("/tiny/test_translations"));

@@ -16,19 +16,17 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "experiments/harness/run_folder.h"
-#include "experiments/mt/parallel_corpus.h"
 #include "experiments/mt/subword_model.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
-
-const std::string kMulti30k = "../shared/data/multi30k";
 
 // The run's config: a 1-layer Transformer of width 16, 2 epochs of ~12 small batches over 160
 // pairs, checkpoints every 2 steps, greedy validation and beam test decoding in batches of 4.
@@ -50,21 +48,6 @@ nlohmann::json mtKillConfig() {
                         "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
                                    "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
   })");
-}
-
-// Multi30k validation lines 1-160 as training data, 161-180 valid, 181-190 test.
-void writeSlices(const fs::path& dir) {
-  fs::create_directories(dir);
-  for (const char* lang : {"en", "de"}) {
-    const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-    auto write = [&](const std::string& name, size_t from, size_t to) {
-      std::ofstream out(dir / (name + "." + lang));
-      for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-    };
-    write("train", 0, 160);
-    write("valid", 160, 180);
-    write("test", 180, 190);
-  }
 }
 
 // What must not depend on kills: the epochs table without its timing columns, the final test
@@ -108,12 +91,12 @@ std::pair<uint64_t, int64_t> fileIdentity(const fs::path& file) {
 }
 
 TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
+    GTEST_SKIP() << why;
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_mt_kill");
-  writeSlices(tmp.root / "data");
+  recurlab::testing::writeTinyMulti30k(tmp.root / "data");
   std::ofstream(tmp.root / "config.json") << mtKillConfig().dump();
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{
@@ -170,12 +153,12 @@ TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
 // sentence is used (no sampling, no shuffling) and training is single-threaded, so nothing is
 // left for the seed to pick. Unigram models behave the same; they differ from BPE's.
 TEST(MtSubwordModel, SameFileInEveryProcessAndForEverySeed) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
+    GTEST_SKIP() << why;
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_mt_subwords");
-  writeSlices(tmp.root / "data");
+  recurlab::testing::writeTinyMulti30k(tmp.root / "data");
   std::ofstream(tmp.root / "config.json") << mtKillConfig().dump();
   const std::string output = (tmp.root / "children.txt").string();
   auto modelOf = [&](const std::string& out, const std::string& type, int seed) {

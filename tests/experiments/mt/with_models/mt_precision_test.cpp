@@ -6,37 +6,18 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/mt/mt_task.h"
-#include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-
-const std::string kMulti30k = "../shared/data/multi30k";
-
-// train: val lines 1-120, valid: 121-130, test: 131-136.
-void writeSlices(const fs::path& data) {
-  fs::create_directories(data);
-  for (const char* lang : {"en", "de"}) {
-    const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-    auto write = [&](const std::string& name, size_t from, size_t to) {
-      std::ofstream out(data / (name + "." + lang));
-      for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-    };
-    write("train", 0, 120);
-    write("valid", 120, 130);
-    write("test", 130, 136);
-  }
-}
 
 MtConfig tinyConfig() {
   return MtConfig::fromJson(nlohmann::json::parse(R"({
@@ -55,31 +36,23 @@ MtConfig tinyConfig() {
 
 std::vector<double> trainLosses(const fs::path& root, const std::string& precision) {
   MtTask task(tinyConfig(), (root / "data").string());
-  task.checkData();
-  RunFolderOptions o("mt");
-  o.out_dir = (root / precision).string();
-  Shard shard;
-  RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, MachineInfo{},
-                [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-  task.prepare(run.path());
-  std::ostringstream quiet;
-  RunnerOptions options;
-  options.seed = 3;
-  options.progress = &quiet;
-  options.execution.precision = precision;
-  runTask(task, run, options);
-  EXPECT_EQ(run.log().stringAttribute("/tiny", "status"), "finished") << precision;
-  auto losses = run.log().readTable("/tiny/epochs").column("train_loss");
-  run.finish();
+  std::vector<double> losses;
+  recurlab::testing::trainInProcess(
+      task, "mt", (root / precision).string(), 3,
+      [&](const Hdf5RunLog& log) {
+        EXPECT_EQ(log.stringAttribute("/tiny", "status"), "finished") << precision;
+        losses = log.readTable("/tiny/epochs").column("train_loss");
+      },
+      precision);
   return losses;
 }
 
 TEST(MtPrecision, Bf16StaysWithinFivePercentOfFp32) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
+    GTEST_SKIP() << why;
   applyThreadCount(1);
   recurlab::testing::TempRoot tmp("recurlab_mt_precision");
-  writeSlices(tmp.root / "data");
+  recurlab::testing::writeTinyMulti30k(tmp.root / "data", {120, 10, 6});
   const auto fp32 = trainLosses(tmp.root, "fp32"), bf16 = trainLosses(tmp.root, "bf16");
   ASSERT_EQ(fp32.size(), 3u);
   ASSERT_EQ(bf16.size(), fp32.size());

@@ -12,35 +12,22 @@
 #include <sstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/mt/mt_task.h"
-#include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace fs = std::filesystem;
 using namespace recurlab::experiments;
 
 namespace {
 
-const std::string kMulti30k = "../shared/data/multi30k";
-
-// train: val lines 1-160, valid: 161-180, test: 181-190 (plain text files).
+// <dir>/data: 160 train, 20 valid and 10 test pairs (plain text files).
 fs::path writeSlices() {
   const auto dir = recurlab::testing::perProcessTempPath("recurlab_mt_task_test_");
   fs::remove_all(dir);
-  fs::create_directories(dir / "data");
-  for (const char* lang : {"en", "de"}) {
-    const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-    auto write = [&](const std::string& name, size_t from, size_t to) {
-      std::ofstream out(dir / "data" / (name + "." + lang));
-      for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-    };
-    write("train", 0, 160);
-    write("valid", 160, 180);
-    write("test", 180, 190);
-  }
+  recurlab::testing::writeTinyMulti30k(dir / "data");
   return dir;
 }
 
@@ -61,26 +48,14 @@ MtConfig tinyConfig() {
 
 void runOnce(const fs::path& root, const std::string& folder) {
   MtTask task(tinyConfig(), (root / "data").string());
-  task.checkData();
-  RunFolderOptions o("mt");
-  o.out_dir = (root / folder).string();
-  Shard shard;
-  RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, recurlab::MachineInfo{},
-                [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-  task.prepare(run.path());
-  std::ostringstream quiet;
-  RunnerOptions options;
-  options.seed = 3;
-  options.progress = &quiet;
-  runTask(task, run, options);
-  run.finish();
+  recurlab::testing::trainInProcess(task, "mt", (root / folder).string(), 3);
 }
 
 }  // namespace
 
 TEST(MtTask, TrainsDecodesAndLogsEverythingTheReportNeeds) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
+  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
+    GTEST_SKIP() << why;
   recurlab::applyThreadCount(1);
   const auto root = writeSlices();
   runOnce(root, "a");

@@ -11,24 +11,22 @@
 #include <sstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/harness/run_folder.h"
-#include "experiments/harness/runner.h"
+#include "common/log/hdf5_run_log.h"
 #include "experiments/mt/mt_task.h"
 #include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
 #include "experiments/mt/translate_command.h"
 #include "experiments/mt/translation_training.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
+#include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/tiny_multi30k.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 using recurlab::testing::readWholeFile;
-
-const std::string kMulti30k = "../shared/data/multi30k";
 
 std::vector<std::string> linesOf(const std::string& text) {
   std::istringstream in(text);
@@ -47,17 +45,7 @@ struct TrainedMt {
 
   TrainedMt() {
     const fs::path& root = temp.root;
-    fs::create_directories(root / "data");
-    for (const char* lang : {"en", "de"}) {  // train: val lines 1-160, valid 161-180, test 181-190
-      const auto lines = readCorpusLines(kMulti30k + "/val." + lang + ".gz");
-      auto write = [&](const std::string& name, size_t from, size_t to) {
-        std::ofstream out(root / "data" / (name + "." + lang));
-        for (size_t i = from; i < to; ++i) out << lines[i] << "\n";
-      };
-      write("train", 0, 160);
-      write("valid", 160, 180);
-      write("test", 180, 190);
-    }
+    recurlab::testing::writeTinyMulti30k(root / "data");  // 160 train, 20 valid, 10 test
     test_sources_file = (root / "data" / "test.en").string();
     const auto config = MtConfig::fromJson(nlohmann::json::parse(R"({
       "seed": 3,
@@ -72,29 +60,21 @@ struct TrainedMt {
                                      "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
     })"));
     MtTask task(config, (root / "data").string());
-    RunFolderOptions o("mt");
-    o.out_dir = (root / "run").string();
-    Shard shard;
-    RunFolder run(o, shard, "test", nlohmann::json{{"seed", 3}}, 3, MachineInfo{},
-                  [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(task, shard, log); });
-    task.prepare(run.path());
-    std::ostringstream quiet;
-    RunnerOptions options;
-    options.seed = 3;
-    options.progress = &quiet;
-    runTask(task, run, options);
-    test_sources = linesOf(run.log().readText("/tiny/test_sources"));
-    test_translations = linesOf(run.log().readText("/tiny/test_translations"));
-    final_valid_nll = run.log().doubleAttribute("/tiny", "final_valid_nll");
-    unit_seed = run.log().intAttribute("/tiny", "seed");
-    run.finish();
+    recurlab::testing::trainInProcess(task, "mt", (root / "run").string(), 3,
+                                      [&](const Hdf5RunLog& log) {
+                                        test_sources = linesOf(log.readText("/tiny/test_sources"));
+                                        test_translations =
+                                            linesOf(log.readText("/tiny/test_translations"));
+                                        final_valid_nll =
+                                            log.doubleAttribute("/tiny", "final_valid_nll");
+                                        unit_seed = log.intAttribute("/tiny", "seed");
+                                      });
     model_dir = (root / "run" / "models" / "tiny").string();
   }
 };
 
 bool available(std::string* why) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) *why = "no ../shared/data/multi30k";
-  else *why = SubwordModel::unavailableReason();
+  *why = recurlab::testing::tinyMulti30kUnavailableReason();
   return why->empty();
 }
 
@@ -152,41 +132,34 @@ TEST(MtTranslate, TheBinaryTranslatesAFileAndRefusesBadInputNamingTheFile) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   const fs::path& root = t.temp.root;
-  const std::string log = (root / "commands.txt").string(), out = (root / "out.txt").string();
-  auto run = [&](std::vector<std::string> args) {
-    fs::remove(log);
-    return recurlab::testing::runChild(program, args, "", -1, log).exit_code;
-  };
-  ASSERT_EQ(run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--threads", "1"}), 0)
-      << readWholeFile(log);
+  const std::string out = (root / "out.txt").string();
+  const recurlab::testing::ModelCommandRuns commands(program, (root / "commands.txt").string());
+  ASSERT_EQ(commands.run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--threads", "1"}), 0)
+      << commands.said();
   EXPECT_EQ(linesOf(readWholeFile(out)), t.test_translations);
-  ASSERT_EQ(run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--nbest", "2"}), 0)
-      << readWholeFile(log);
+  ASSERT_EQ(commands.run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--nbest", "2"}), 0)
+      << commands.said();
   const auto nbest = linesOf(readWholeFile(out));
   ASSERT_FALSE(nbest.empty());
   EXPECT_EQ(nbest[0].rfind("1\t", 0), 0u) << nbest[0];
   EXPECT_EQ(nbest[0].substr(nbest[0].rfind('\t') + 1), t.test_translations[0]);
 
-  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
-    EXPECT_EQ(run(args), 2) << message;
-    EXPECT_NE(readWholeFile(log).find(message), std::string::npos) << readWholeFile(log);
-  };
   std::ofstream(root / "empty.txt");
-  refused({"translate", "--model", t.model_dir, "-i", (root / "empty.txt").string()},
+  commands.expectRefused({"translate", "--model", t.model_dir, "-i", (root / "empty.txt").string()},
           (root / "empty.txt").string() + ": empty input");
-  refused({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "--nbest", "4"},
+  commands.expectRefused({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "--nbest", "4"},
           "--nbest 4 exceeds the beam (3)");
   const std::string copy = (root / "copy").string();
   fs::copy(t.model_dir, copy);
   auto config = recurlab::testing::readJsonAt(copy + "/config.json");
   config["vocabulary"] = 299;
   recurlab::testing::replaceKeptFile(copy, "config.json", config.dump());
-  refused({"translate", "--model", copy, "-i", t.test_sources_file},
+  commands.expectRefused({"translate", "--model", copy, "-i", t.test_sources_file},
           copy + "/subwords.model: 300 pieces, the model's vocabulary has 299");
   auto manifest = recurlab::testing::readJsonAt(copy + "/manifest.json");
   manifest["task"] = "lm";
   recurlab::testing::writeJsonAt(copy + "/manifest.json", manifest);
-  refused({"translate", "--model", copy, "-i", t.test_sources_file},
+  commands.expectRefused({"translate", "--model", copy, "-i", t.test_sources_file},
           copy + "/manifest.json: a model of task 'lm', not 'mt'");
 }
 
