@@ -88,7 +88,8 @@ StepOutput ClassifierTraining::forward(const TrainBatch& batch) {
   StepOutput out;
   out.loss = torch::nn::functional::cross_entropy(logits, labels);
   out.examples = b.labels.size(0);
-  out.tallies = {static_cast<double>(logits.detach().argmax(1).eq(labels).sum().item<int64_t>())};
+  // Left on the device: the Trainer reads it with the loss, not at every step on CUDA.
+  out.tally_values = logits.detach().argmax(1).eq(labels).sum().to(torch::kDouble).reshape({1});
   return out;
 }
 
