@@ -47,7 +47,8 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
     auto& o = c.data;
     o.protocol = d.getString("protocol", o.protocol, {"auto", "official", "offline"});
     o.split_seed = d.getInt("split_seed", o.split_seed, 0, (1LL << 53) - 1);
-    o.dev_articles = d.getInt("dev_articles", o.dev_articles, 1, 47);
+    // The upper bound is the dev file's article count, checked when it is read (offlineSplit).
+    o.dev_articles = d.getInt("dev_articles", o.dev_articles, 1, 1LL << 40);
     o.max_train_questions = d.getInt("max_train_questions", 0, 0, 1LL << 40);
     o.max_dev_questions = d.getInt("max_dev_questions", 0, 0, 1LL << 40);
     o.max_context_chars = d.getInt("max_context_chars", 0, 0, 1LL << 40);

@@ -40,7 +40,9 @@ QaSplit offlineSplit(const SquadDataset& data, const QaDataOptions& o) {
   const auto articles = data.titles.size();
   if (static_cast<size_t>(o.dev_articles) >= articles)
     throw std::invalid_argument("qa config: data.dev_articles = " + std::to_string(o.dev_articles) +
-                                " leaves no training article of the " + std::to_string(articles));
+                                " leaves no training article: the dev file has " +
+                                std::to_string(articles) + " articles (the offline protocol " +
+                                "holds out that many and trains on the others)");
   const auto order = seededPermutation(articles, static_cast<uint64_t>(o.split_seed));
   std::set<int64_t> held_out;
   QaSplit s;

@@ -41,6 +41,24 @@ TEST(QaTask, OfflineSplitIsArticleDisjointAndSeeded) {
     EXPECT_EQ(dev_articles.count(d.paragraphs[d.questions[q].paragraph].article), 1u);
 }
 
+TEST(QaTask, OfflineSplitHoldsOutUpToAllButOneArticleOfTheFile) {
+  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  const auto& d = squadDev();
+  const auto articles = static_cast<int64_t>(d.titles.size());
+  ASSERT_EQ(articles, 48);
+  QaDataOptions o;
+  o.dev_articles = articles - 1;  // one article left to train on
+  const auto split = offlineSplit(d, o);
+  EXPECT_EQ(split.dev_titles.size(), 47u);
+  EXPECT_FALSE(split.train.empty());
+  o.dev_articles = articles;
+  EXPECT_TRUE(testing::throwsWith([&] { offlineSplit(d, o); }, "the dev file has 48 articles"));
+  // The config takes any count; the file decides (a user's dev file may have more articles).
+  auto config = readJsonFile("configs/qa/reference.json");
+  config["data"]["dev_articles"] = 60;
+  EXPECT_EQ(QaConfig::fromJson(config).data.dev_articles, 60);
+}
+
 TEST(QaConfig, CommittedConfigsParseAndBadKeysAreNamed) {
   for (const char* file : {"configs/qa/quick.json", "configs/qa/squad.json"}) {
     const auto c = QaConfig::fromJson(readJsonFile(file));
