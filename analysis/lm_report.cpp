@@ -62,7 +62,7 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
   for (const auto& c : log.children("/"))
     for (const auto& m : log.children("/" + c)) {
       const std::string g = "/" + c + "/" + m;
-      if (!log.attribute(g, "status") || !log.attribute(g, "metric")) continue;
+      if (!log.attribute(g, "metric")) continue;
       Unit u;
       u.corpus = text(log, g, "corpus");
       u.model = text(log, g, "model");
@@ -86,6 +86,22 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
       u.recurrence = num(log, g, "profile_recurrence_seconds");
       u.other = num(log, g, "profile_other_seconds");
       if (log.exists(g + "/epochs")) u.curve = log.readTable(g + "/epochs");
+      if (u.status.empty()) {
+        // Still training (or cut off): its numbers so far, from the epoch rows.
+        if (u.curve.rows.empty()) continue;
+        u.status = "running";
+        u.epochs = static_cast<int64_t>(u.curve.rows.size());
+        const auto valid = u.curve.column("valid_nats"), test = u.curve.column("test_nats_at_best");
+        const auto best = std::min_element(valid.begin(), valid.end()) - valid.begin();
+        u.best_epoch = static_cast<int64_t>(u.curve.column("epoch")[static_cast<size_t>(best)]);
+        u.valid = fromNats(valid[static_cast<size_t>(best)], u.metric);
+        u.test = fromNats(test.back(), u.metric);
+        const auto seconds = u.curve.column("seconds"), rates = u.curve.column("examples_per_second");
+        double total = 0, symbols = 0;
+        for (size_t k = 0; k < seconds.size(); ++k) total += seconds[k], symbols += rates[k] * seconds[k];
+        u.seconds_per_epoch = total / static_cast<double>(seconds.size());
+        u.symbols_per_second = total > 0 ? symbols / total : NAN;
+      }
       units.push_back(std::move(u));
     }
 }
@@ -98,11 +114,20 @@ void buildLmReport(const RunReader& run, Report& report) {
   std::vector<Unit> units;
   run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
   auto& summary = report.summary();
-  summary["units_finished"] = units.size();
+  const auto running = std::count_if(units.begin(), units.end(),
+                                     [](const Unit& u) { return u.status == "running"; });
+  summary["units_finished"] = static_cast<int64_t>(units.size()) - running;
+  summary["units_running"] = running;
   if (units.empty()) {
-    report.paragraph("No finished model yet: the run was cut off before its first unit ended.");
+    report.paragraph("No model has finished an epoch yet.");
     return;
   }
+  if (running > 0)
+    report.paragraph("**In progress:** " + std::to_string(running) + " of " +
+                     std::to_string(units.size()) +
+                     " models have not finished (marked \"running\" below): their rows give the "
+                     "epochs logged so far, the best valid epoch among them, the test number at "
+                     "that epoch and the mean time per epoch; they are not final results.");
   const std::string corpus = units.front().corpus, metric = units.front().metric;
   const std::string mname = metricName(metric);
   const auto config = run.config();
@@ -128,7 +153,7 @@ void buildLmReport(const RunReader& run, Report& report) {
                      {"symbols / s", ReportTable::Align::Right, ReportTable::Best::Max}});
   const int digits = metric == "ppl" ? 1 : 3;
   for (const auto& u : units) {
-    table.addRow({u.model, u.encoder,
+    table.addRow({u.status == "running" ? u.model + " (running)" : u.model, u.encoder,
                   {std::to_string(u.parameters), static_cast<double>(u.parameters)},
                   {std::to_string(u.hidden), static_cast<double>(u.hidden)},
                   {std::to_string(u.epochs), static_cast<double>(u.epochs)},

@@ -1,0 +1,84 @@
+// The LM report of a run still training: finished models as before, models cut off mid-run as
+// "running" rows with their epochs so far (best valid epoch, test at it, mean time per epoch).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/report_registry.h"
+#include "common/log/hdf5_run_log.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+using experiments::Hdf5RunLog;
+
+// A model's group with `rows` epochs of {valid nats, test nats at best}; `finished` adds what
+// the task writes when the unit ends.
+void addModel(Hdf5RunLog& log, const std::string& model,
+              const std::vector<std::pair<double, double>>& rows, bool finished) {
+  const std::string g = "/ptb-char/" + model;
+  log.createGroup(g);
+  for (const auto& [k, v] : std::map<std::string, std::string>{
+           {"corpus", "ptb-char"}, {"model", model}, {"encoder", model}, {"metric", "bpc"}})
+    log.setAttribute(g, k, v);
+  log.setAttribute(g, "parameters", int64_t{1000});
+  log.setAttribute(g, "hidden", int64_t{10});
+  log.createTable(g + "/epochs", {"epoch", "train_loss", "train_nats", "valid_nats",
+                                  "test_nats_at_best", "lr", "seconds", "examples_per_second"});
+  for (size_t k = 0; k < rows.size(); ++k)
+    log.appendRow(g + "/epochs", {double(k + 1), 1.0, 1.0, rows[k].first, rows[k].second, 2e-3,
+                                  k == 0 ? 100.0 : 300.0, k == 0 ? 1000.0 : 2000.0});
+  if (!finished) return;
+  log.setAttribute(g, "status", std::string("finished"));
+  log.setAttribute(g, "epochs", static_cast<int64_t>(rows.size()));
+  log.setAttribute(g, "best_epoch", int64_t{1});
+  log.setAttribute(g, "best_valid_bpc", 1.5);
+  log.setAttribute(g, "test_bpc", 1.45);
+  log.setAttribute(g, "seconds_per_epoch", 50.0);
+  log.setAttribute(g, "symbols_per_second", 4000.0);
+}
+
+TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_lm_report_");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("lm"));
+    log.setAttribute("/", "config", std::string("{}"));
+    addModel(log, "sru", {{1.1, 1.0}}, true);
+    // Best valid at epoch 2 (0.9 nats); the last row's test is the test at that epoch.
+    addModel(log, "qrnn", {{1.2, 1.15}, {0.9, 0.85}, {1.0, 0.85}}, false);
+    log.createGroup("/ptb-char/lstm");  // started, no epoch yet: left out
+    log.setAttribute("/ptb-char/lstm", "metric", std::string("bpc"));
+  }
+  analyzeRun(dir.string());
+  std::ifstream in(dir / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary.at("units_finished"), 1);
+  EXPECT_EQ(summary.at("units_running"), 1);
+  const auto& qrnn = summary.at("models").at("qrnn");
+  EXPECT_EQ(qrnn.at("status"), "running");
+  EXPECT_EQ(qrnn.at("epochs"), 3);
+  EXPECT_NEAR(qrnn.at("valid").get<double>(), 0.9 / std::log(2.0), 1e-12);
+  EXPECT_NEAR(qrnn.at("test").get<double>(), 0.85 / std::log(2.0), 1e-12);
+  EXPECT_NEAR(qrnn.at("seconds_per_epoch").get<double>(), 700.0 / 3, 1e-9);
+  EXPECT_NEAR(qrnn.at("symbols_per_second").get<double>(), (1e5 + 2 * 6e5) / 700.0, 1e-9);
+  EXPECT_EQ(summary.at("models").at("sru").at("test"), 1.45);
+  EXPECT_FALSE(summary.at("models").contains("lstm"));
+  std::ifstream md_in(dir / "report.md");
+  std::stringstream md;
+  md << md_in.rdbuf();
+  EXPECT_NE(md.str().find("| qrnn (running) |"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("**In progress:** 1 of 2 models"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace recurlab::analysis
