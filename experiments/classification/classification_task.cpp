@@ -190,14 +190,10 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
     kept.model = u.model;
     kept.unit = g;
     kept.weights = keep;
-    kept.metric = "test_acc";
-    kept.value = r.metrics["test_acc"];
-    kept.epoch = outcome.best_epoch;
-    if (keep == KeepModel::Last) {
-      kept.metric = "dev_acc";
-      kept.value = log.readTable(g + "/epochs").column("dev_acc").back();
-      kept.epoch = outcome.epochs;
-    }
+    setKeptScore(kept, {"test_acc", r.metrics["test_acc"], outcome.best_epoch}, [&] {
+      return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(),
+                       outcome.epochs};
+    });
     kept.config = {{"encoder", unit_json.at("encoder")},
                    {"config", unit_json.at("config")},
                    {"pooling", unit_json.value("pooling", "auto")},

@@ -68,6 +68,14 @@ void saveNamedTensors(const torch::nn::Module& module, const std::string& path) 
   archive.save_to(path);
 }
 
+void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
+                  const std::function<KeptScore()>& last) {
+  const KeptScore score = spec.weights == KeepModel::Last ? last() : best;
+  spec.metric = score.metric;
+  spec.value = score.value;
+  spec.epoch = score.epoch;
+}
+
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec) {
   if (!spec.module) throw std::logic_error("writeKeptModel: no module");
   const fs::path final_dir(dir);

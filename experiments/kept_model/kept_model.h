@@ -48,6 +48,18 @@ struct KeptModelSpec {
   std::vector<KeptModelFile> files;           // the task's own files (vocabularies)
 };
 
+// What kept weights reached, as their manifest records it.
+struct KeptScore {
+  std::string metric;
+  double value = 0;
+  int64_t epoch = 0;
+};
+
+// Fills spec.metric, value and epoch: `last()` for Last weights (called only then: it reads the
+// unit's final epoch from the log), `best` (the unit's best epoch) otherwise.
+void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
+                  const std::function<KeptScore()>& last);
+
 // Writes the folder `dir` (replacing one there) atomically.
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec);
 

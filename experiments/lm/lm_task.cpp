@@ -181,14 +181,11 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     kept.model = model_of_.at(unit.group);
     kept.unit = g;
     kept.weights = keep;
-    kept.metric = "test_" + metric;
-    kept.value = r.metrics["test_" + metric];
-    kept.epoch = outcome.best_epoch;
-    if (keep == KeepModel::Last) {
-      kept.metric = "valid_" + metric;
-      kept.value = convert(log.readTable(g + "/epochs").column("valid_nats").back());
-      kept.epoch = outcome.epochs;
-    }
+    setKeptScore(kept, {"test_" + metric, r.metrics["test_" + metric], outcome.best_epoch}, [&] {
+      return KeptScore{"valid_" + metric,
+                       convert(log.readTable(g + "/epochs").column("valid_nats").back()),
+                       outcome.epochs};
+    });
     nlohmann::json model_config = unit_json.at("config");
     if (width > 0) model_config["hidden"] = width;
     kept.config = {{"encoder", unit_json.at("encoder")},

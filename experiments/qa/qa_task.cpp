@@ -278,13 +278,10 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
     kept.model = spec.name;
     kept.unit = g;
     kept.weights = keep;
-    kept.metric = "dev_f1";
-    kept.value = r.metrics["best_dev_f1"];
-    kept.epoch = outcome.best_epoch;
-    if (keep == KeepModel::Last) {
-      kept.value = log.readTable(g + "/epochs").column("dev_f1").back();
-      kept.epoch = outcome.epochs;
-    }
+    setKeptScore(kept, {"dev_f1", r.metrics["best_dev_f1"], outcome.best_epoch}, [&] {
+      return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(),
+                       outcome.epochs};
+    });
     kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
                                 {"config", spec.encoder.config},
                                 {"concat_layers", spec.encoder.concat_layers},

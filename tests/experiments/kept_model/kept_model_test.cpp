@@ -50,6 +50,27 @@ std::string errorOf(const std::function<void()>& f) {
   return "";
 }
 
+TEST(KeptModel, LastWeightsRecordTheFinalEpochsScoreAndBestWeightsTheBestEpochs) {
+  int reads_of_the_log = 0;
+  const auto last = [&] {
+    ++reads_of_the_log;
+    return KeptScore{"valid_bpc", 1.5, 9};
+  };
+  KeptModelSpec spec;
+  spec.weights = KeepModel::Best;
+  setKeptScore(spec, {"test_bpc", 1.25, 7}, last);
+  EXPECT_EQ(spec.metric, "test_bpc");
+  EXPECT_DOUBLE_EQ(spec.value, 1.25);
+  EXPECT_EQ(spec.epoch, 7);
+  EXPECT_EQ(reads_of_the_log, 0);
+  spec.weights = KeepModel::Last;
+  setKeptScore(spec, {"test_bpc", 1.25, 7}, last);
+  EXPECT_EQ(spec.metric, "valid_bpc");
+  EXPECT_DOUBLE_EQ(spec.value, 1.5);
+  EXPECT_EQ(spec.epoch, 9);
+  EXPECT_EQ(reads_of_the_log, 1);
+}
+
 TEST(KeptModel, WrittenFolderOpensAndLoadsTheSameTensorsByName) {
   testing::TempRoot temp("recurlab_kept_model");
   torch::manual_seed(1);

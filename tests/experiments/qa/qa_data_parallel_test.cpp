@@ -18,22 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::fileText;
 
-// An SRU reader of width 8 without dropout (rank 1 would draw other masks) on 45 training and
-// 16 dev questions of the offline split: 2 epochs of 6 batches of 8 (the last of 5, split 2 +
-// 3), checkpoints every 2 steps.
-nlohmann::json qaConfig() {
-  return nlohmann::json::parse(R"({
-    "experiment": "qa", "seed": 5,
-    "data": {"protocol": "offline", "split_seed": 1, "dev_articles": 10,
-             "max_train_questions": 45, "max_dev_questions": 16},
-    "reader": {"embed_dim": 8, "embed_dropout": 0.0, "output_dropout": 0.0, "max_span": 15},
-    "train": {"optimizer": "adam", "lr": 0.002, "clip": 10, "batch_size": 8,
-              "schedule": "constant", "max_epochs": 2, "checkpoint_every_steps": 2},
-    "models": {
-      "sru": {"encoder": "sru", "config": {"layers": 1, "hidden": 8, "bidirectional": true}}
-    }
-  })");
-}
+// Without dropout (rank 1 would draw other masks); the last of the 6 batches of 8 holds 5
+// questions, split 2 + 3 over the ranks.
+nlohmann::json qaConfig() { return tinyQaRunConfig(); }
 
 class QaDataParallel : public recurlab::testing::DataParallelRuns<QaDataParallel> {
  public:
@@ -44,8 +31,7 @@ class QaDataParallel : public recurlab::testing::DataParallelRuns<QaDataParallel
   }
   // --data-dir: the folder holding squad/dev-v1.1.json.
   static std::vector<std::string> dataArgs(const fs::path&) {
-    return {"--data-dir",
-            fs::absolute(fs::path(squadDevPath())).parent_path().parent_path().string()};
+    return {"--data-dir", squadDataDir()};
   }
 };
 

@@ -24,20 +24,14 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 
-// The run's config: an SRU reader of width 8 on 48 training and 16 dev questions of the
-// offline split, 2 epochs of 6 batches, checkpoints every 2 steps.
+// The data-parallel tests' run config with dropout (resuming must restore the random state
+// too) on 48 training questions: 6 whole batches of 8.
 nlohmann::json qaKillConfig() {
-  return nlohmann::json::parse(R"({
-    "experiment": "qa", "seed": 5,
-    "data": {"protocol": "offline", "split_seed": 1, "dev_articles": 10,
-             "max_train_questions": 48, "max_dev_questions": 16},
-    "reader": {"embed_dim": 8, "embed_dropout": 0.1, "output_dropout": 0.1, "max_span": 15},
-    "train": {"optimizer": "adam", "lr": 0.002, "clip": 10, "batch_size": 8,
-              "schedule": "constant", "max_epochs": 2, "checkpoint_every_steps": 2},
-    "models": {
-      "sru": {"encoder": "sru", "config": {"layers": 1, "hidden": 8, "bidirectional": true}}
-    }
-  })");
+  auto config = tinyQaRunConfig();
+  config["data"]["max_train_questions"] = 48;
+  config["reader"]["embed_dropout"] = 0.1;
+  config["reader"]["output_dropout"] = 0.1;
+  return config;
 }
 
 std::string readFile(const fs::path& path) {
@@ -54,8 +48,7 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
   recurlab::testing::TempRoot tmp("recurlab_qa_kill");
   std::ofstream(tmp.root / "config.json") << qaKillConfig().dump();
   // --data-dir: the folder holding squad/dev-v1.1.json.
-  const std::string data =
-      fs::absolute(fs::path(squadDevPath())).parent_path().parent_path().string();
+  const std::string data = squadDataDir();
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{
         "--config", (tmp.root / "config.json").string(), "--data-dir", data,

@@ -17,25 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A 1-layer Transformer of width 16 without dropout (rank 1 would draw other masks), 2 epochs
-// of 32 token-count batches (about 5 sentences each) over 160 pairs, checkpoints every 2
-// steps, greedy validation, beam test of the last 2 epochs' average.
-nlohmann::json mtConfig() {
-  return nlohmann::json::parse(R"({
-    "experiment": "mt", "seed": 3,
-    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
-             "test": ["test.en", "test.de"], "max_length": 60},
-    "subwords": {"type": "bpe", "vocabulary_size": 300},
-    "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
-              "beta2": 0.998, "max_tokens": 200, "label_smoothing": 0.1,
-              "checkpoint_every_steps": 2},
-    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0,
-               "test_every_epoch": "none", "batch_sentences": 4},
-    "models": {"tiny": {"model": "transformer",
-                        "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
-                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.0}}}
-  })");
-}
+// Without dropout: rank 1 would draw other masks.
+nlohmann::json mtConfig() { return recurlab::testing::tinyMtRunConfig(); }
 
 class MtDataParallel : public recurlab::testing::DataParallelRuns<MtDataParallel> {
  public:

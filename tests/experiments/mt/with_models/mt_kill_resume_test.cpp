@@ -28,26 +28,15 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 
-// The run's config: a 1-layer Transformer of width 16, 2 epochs of ~12 small batches over 160
-// pairs, checkpoints every 2 steps, greedy validation and beam test decoding in batches of 4.
-// The learning rate is high enough for the model to say something in 2 epochs (at 0.003 it
-// still ended every test sentence at once: empty translations compared equal whatever the
-// decoder did).
+// The data-parallel tests' run config (tiny_multi30k.h) with dropout, so that resuming must
+// restore the random state too, and a learning rate high enough for the model to say something
+// in 2 epochs (at 0.003 it still ended every test sentence at once: empty translations compared
+// equal whatever the decoder did).
 nlohmann::json mtKillConfig() {
-  return nlohmann::json::parse(R"({
-    "experiment": "mt", "seed": 3,
-    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
-             "test": ["test.en", "test.de"], "max_length": 60},
-    "subwords": {"type": "bpe", "vocabulary_size": 300},
-    "train": {"max_epochs": 2, "lr": 0.03, "schedule": "inverse_sqrt", "warmup_steps": 5,
-              "beta2": 0.998, "max_tokens": 200, "label_smoothing": 0.1,
-              "checkpoint_every_steps": 2},
-    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0,
-               "test_every_epoch": "none", "batch_sentences": 4},
-    "models": {"tiny": {"model": "transformer",
-                        "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
-                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
-  })");
+  auto config = recurlab::testing::tinyMtRunConfig();
+  config["train"]["lr"] = 0.03;
+  config["models"]["tiny"]["config"]["dropout"] = 0.1;
+  return config;
 }
 
 // What must not depend on kills: the epochs table without its timing columns, the final test

@@ -31,20 +31,7 @@ fs::path writeSlices() {
   return dir;
 }
 
-MtConfig tinyConfig() {
-  return MtConfig::fromJson(nlohmann::json::parse(R"({
-    "seed": 3,
-    "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
-             "test": ["test.en", "test.de"], "max_length": 60},
-    "subwords": {"type": "bpe", "vocabulary_size": 300},
-    "train": {"max_epochs": 2, "lr": 0.003, "schedule": "inverse_sqrt", "warmup_steps": 5,
-              "beta2": 0.998, "max_tokens": 600, "label_smoothing": 0.1},
-    "decode": {"beam": 3, "average_last": 2, "max_length_b": 5, "max_length_a": 1.0},
-    "models": {"tiny": {"model": "transformer",
-                        "config": {"encoder_layers": 1, "decoder_layers": 2, "d_model": 16,
-                                   "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
-  })"));
-}
+MtConfig tinyConfig() { return MtConfig::fromJson(recurlab::testing::tinyMtConfig()); }
 
 void runOnce(const fs::path& root, const std::string& folder) {
   MtTask task(tinyConfig(), (root / "data").string());
