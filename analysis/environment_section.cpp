@@ -15,6 +15,8 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   env.addRow({"device", text("device")});
   env.addRow({"threads", text("threads")});
   env.addRow({"BLAS core", text("blas_core")});
+  env.addRow({"BLAS threads", text("blas_threads")});
+  env.addRow({"idle threads", text("thread_waits")});
   env.addRow({"heap (glibc malloc)", text("heap_policy")});
   const auto gemm = run.log().attribute("/", "gemm_gflops");
   env.addRow({"GEMM GFLOP/s (float 1024³)",
@@ -41,8 +43,11 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   for (const char* key : {"git_commit", "libtorch_version", "device", "blas_core", "heap_policy",
                           "start_time", "end_time"})
     s[key] = run.rootText(key);
-  if (const auto t = run.log().attribute("/", "threads"); t && std::holds_alternative<int64_t>(*t))
-    s["threads"] = std::get<int64_t>(*t);
+  for (const char* key : {"threads", "blas_threads"})
+    if (const auto t = run.log().attribute("/", key); t && std::holds_alternative<int64_t>(*t))
+      s[key] = std::get<int64_t>(*t);
+  if (const std::string waits = run.rootText("thread_waits"); !waits.empty())
+    s["thread_waits"] = waits;
   if (gemm && std::holds_alternative<double>(*gemm)) s["gemm_gflops"] = std::get<double>(*gemm);
 }
 

@@ -2,7 +2,6 @@
 
 #include <ATen/Parallel.h>
 #include <boost/program_options.hpp>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +14,7 @@
 #include <thread>
 
 #include "bench/pytorch_process.h"
-#include "bench/thread_wait_policy.h"
+#include "common/runtime/thread_wait_policy.h"
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/openblas_core.h"
 
@@ -60,14 +59,6 @@ std::vector<std::string> pythonCandidates(const std::string& option) {
   if (!option.empty()) return {option};
   if (const char* env = std::getenv("RECURLAB_BENCH_PYTHON")) return {env};
   return {"python3", "/usr/bin/python3"};
-}
-
-// A measurement at n threads gives OpenBLAS n threads too: with one, a GEMM (most of every
-// case's time) would never use the second core, whatever LibTorch's thread count.
-void setBlasThreads(int threads) {
-  using SetThreads = void (*)(int);
-  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set(threads);
 }
 
 // The machine, for the report: the CPU's model name and the load when the bench started (the
@@ -213,7 +204,9 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
     for (const int threads : threads_) {
       auto timeOurs = [&]() {
         at::set_num_threads(threads);
-        setBlasThreads(options_.single_threaded_blas ? 1 : threads);
+        // At n threads OpenBLAS gets n too: with one, a GEMM (most of every case's time)
+        // would never use the second core, whatever LibTorch's thread count.
+        setOpenBlasThreads(options_.single_threaded_blas ? 1 : threads);
         if (round == 0) c.step();  // warm-up: allocator caches, lazy initialisation
         const bool fixed_steps = steps_of.count(threads) > 0;
         int steps = 0;
@@ -271,7 +264,7 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
     }
   }
   at::set_num_threads(previous_threads);
-  setBlasThreads(1);  // as the driver left it
+  setOpenBlasThreads(1);  // as the driver left it
   const std::string table = ctx.group + "/timings";
   ctx.log.createTable(table, {"threads", "side", "round", "steps", "seconds", "units"});
   ctx.log.appendRows(table, rows);

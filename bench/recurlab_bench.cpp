@@ -1,12 +1,12 @@
 // recurlab_bench (`make bench`): recurlab's training and decoding steps side by side with
 // PyTorch's own modules on the same shapes and threads (docs/performance.md).
 #include "bench/bench_task.h"
-#include "bench/thread_wait_policy.h"
+#include "common/runtime/thread_wait_policy.h"
 #include "experiments/harness/experiment_driver.h"
 
 int main(int argc, char** argv) {
   using namespace recurlab;
-  bench::sleepingThreadWaits(argv);  // before LibTorch or OpenBLAS start a thread
+  sleepingThreadWaits(argv);  // before LibTorch or OpenBLAS start a thread
   bench::BenchOptions options;
   experiments::DriverSpec spec{"bench",
       "recurlab_bench: MT Transformer training and beam search, PTB character LMs and the\n"

@@ -12,6 +12,7 @@
 
 #include "common/runtime/heap_policy.h"
 #include "common/runtime/openblas_core.h"
+#include "common/runtime/thread_wait_policy.h"
 
 namespace recurlab {
 
@@ -56,12 +57,14 @@ double measureGemmGflops(const std::string& device, int n, int repeats) {
   return flops / best / 1e9;
 }
 
-MachineInfo collectMachineInfo(const std::string& device) {
+MachineInfo collectMachineInfo(const std::string& device, bool measure_gemm) {
   MachineInfo info;
   info.blas_core = openBlasCoreName();
   info.heap_policy = heapPolicy();
   info.libtorch_version = TORCH_VERSION;
   info.threads = torch::get_num_threads();
+  info.blas_threads = openBlasThreads();
+  info.thread_waits = threadWaitPolicy();
   const torch::Device dev(device);
   if (dev.is_cuda()) {
     const int index = dev.has_index() ? dev.index() : 0;
@@ -72,7 +75,7 @@ MachineInfo collectMachineInfo(const std::string& device) {
   }
   char host[256] = {0};
   if (gethostname(host, sizeof host - 1) == 0) info.hostname = host;
-  info.gemm_gflops = measureGemmGflops(device);
+  if (measure_gemm) info.gemm_gflops = measureGemmGflops(device);
   return info;
 }
 

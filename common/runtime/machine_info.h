@@ -12,6 +12,8 @@ struct MachineInfo {
   std::string libtorch_version;  // TORCH_VERSION
   std::string device;            // "cpu" or "cuda:0 (<device name>)"
   int threads = 0;               // LibTorch intra-op threads
+  int blas_threads = 0;          // OpenBLAS's threads (openBlasThreads(); 0: not OpenBLAS)
+  std::string thread_waits;      // how idle threads wait (threadWaitPolicy())
   std::string hostname;
 };
 
@@ -19,7 +21,7 @@ struct MachineInfo {
 // after one warm-up, at the current LibTorch thread count.
 double measureGemmGflops(const std::string& device = "cpu", int n = 1024, int repeats = 5);
 
-// Collects everything above; measures the GEMM (about 0.1 s on CPU).
-MachineInfo collectMachineInfo(const std::string& device = "cpu");
+// Collects everything above; measures the GEMM (about 0.1 s on CPU) when `measure_gemm`.
+MachineInfo collectMachineInfo(const std::string& device = "cpu", bool measure_gemm = true);
 
 }  // namespace recurlab

@@ -63,11 +63,23 @@ void ensureFastOpenBlas(int argc, char** argv) {
                std::strerror(errno), core.c_str());
 }
 
-void singleThreadedOpenBlas() {
-  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
+void setOpenBlasThreads(int threads) {
   using SetThreads = void (*)(int);
   if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set(1);
+    set(threads);
 }
+
+int openBlasThreads() {
+  using GetThreads = int (*)();
+  if (auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
+    return get();
+  return 0;
+}
+
+void defaultOpenBlasThreads(int threads) {
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) setOpenBlasThreads(threads);
+}
+
+void singleThreadedOpenBlas() { defaultOpenBlasThreads(1); }
 
 }  // namespace recurlab

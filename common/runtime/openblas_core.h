@@ -24,10 +24,19 @@ bool isGenericOpenBlasCore(const std::string& core);
 // silences the message.
 void ensureFastOpenBlas(int argc, char** argv);
 
-// OpenBLAS's own thread pool inside LibTorch's intra-op threads oversubscribes the cores:
-// measured on CR with a 2-core machine under load, epochs ran 3x (CNN) to 17x (LSTM) slower
-// than with OpenBLAS single-threaded. The task drivers' GEMMs are small, so OpenBLAS runs on one
-// thread unless OPENBLAS_NUM_THREADS says otherwise (a no-op when the BLAS is not OpenBLAS).
+// OpenBLAS's threads for this process (a no-op when the BLAS is not OpenBLAS).
+void setOpenBlasThreads(int threads);
+
+// The threads OpenBLAS uses now; 0 when the BLAS is not OpenBLAS.
+int openBlasThreads();
+
+// The training drivers' setting: OpenBLAS on `threads` threads unless OPENBLAS_NUM_THREADS
+// says otherwise. With one, LibTorch's own threads (--threads) parallelise and a GEMM stays on
+// one core; with OpenBLAS's pool inside LibTorch's and the libraries' spinning waits, epochs
+// on CR ran 3x (CNN) to 17x (LSTM) slower on a 2-core machine (thread_wait_policy.h).
+void defaultOpenBlasThreads(int threads);
+
+// defaultOpenBlasThreads(1).
 void singleThreadedOpenBlas();
 
 }  // namespace recurlab

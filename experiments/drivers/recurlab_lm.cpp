@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       "configs/lm/quick.json", recurlab::models::encoderListing};
   spec.embeddings = false;  // trained from scratch: no word-vector file
   spec.commands = {lmScoreCommand(), lmGenerateCommand()};
+  spec.blas_threads = DriverSpec::BlasThreads::AsLibTorch;  // its GEMMs are large enough to split
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<LmTask>(LmConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       "configs/mt/quick.json", recurlab::models::seq2seqModelListing};
   spec.embeddings = false;  // trained from scratch: no word-vector file
   spec.commands = {mtTranslateCommand()};
+  spec.blas_threads = DriverSpec::BlasThreads::AsLibTorch;  // its GEMMs are large enough to split
   return runExperiment(argc, argv, spec, [](const ExperimentCommandLine& cl) {
     return std::make_unique<MtTask>(MtConfig::fromJson(cl.config), cl.data_dir);
   });

@@ -9,6 +9,7 @@
 #include "common/runtime/machine_info.h"
 #include "common/runtime/openblas_core.h"
 #include "common/runtime/thread_count.h"
+#include "common/runtime/thread_wait_policy.h"
 #include "experiments/harness/data_parallel_launch.h"
 #include "experiments/harness/local_jobs.h"
 #include "experiments/harness/run_folder.h"
@@ -40,6 +41,16 @@ void describeExecution(Hdf5RunLog& log, const ExecutionOptions& execution) {
   log.setAttribute("/", "deterministic", static_cast<int64_t>(execution.deterministic));
 }
 
+// Before any work: a process that may re-exec itself must not have written anything yet.
+void applyBlasThreads(DriverSpec::BlasThreads blas, int threads, char** argv) {
+  if (blas == DriverSpec::BlasThreads::AsLibTorch && threads > 1) {
+    sleepingThreadWaits(argv);  // re-execs once; this process goes on only after it
+    defaultOpenBlasThreads(threads);
+  } else {
+    singleThreadedOpenBlas();
+  }
+}
+
 // --jobs: the run-wide preparation happens here, once, before the workers start; each worker
 // then finds its files in the folder.
 int runAsLocalJobs(int argc, char** argv, const ExperimentCommandLine& cl, Task& task) {
@@ -55,7 +66,7 @@ int runInThisProcess(const ExperimentCommandLine& cl, const DriverSpec& spec, Ta
   auto rank_options = DataParallelOptions::fromEnvironment();
   rank_options.backend = dataParallelBackend(device);  // Gloo on the CPU, NCCL on CUDA
   DataParallelGroup ranks(rank_options);
-  MachineInfo machine = spec.measure_machine ? collectMachineInfo(device) : MachineInfo{};
+  MachineInfo machine = collectMachineInfo(device, /*measure_gemm=*/spec.measure_machine);
   if (machine.device.empty()) machine.device = device;
   RunFolder folder(rankRunFolder(cl.run_folder, ranks.rank(), ranks.worldSize()), cl.shard,
                    cl.command_line, runConfigOf(task, cl), task.seed(), machine,
@@ -87,7 +98,7 @@ int runModelCommand(int argc, char** argv, const DriverSpec& spec, const ModelCo
       std::cout << "usage: " << program << " --model DIR [options]\n" << cl.help_text;
       return 0;
     }
-    if (spec.single_threaded_blas) singleThreadedOpenBlas();
+    singleThreadedOpenBlas();
     applyThreadCount(cl.threads);
     return command.run(cl);
   } catch (const std::exception& e) {
@@ -116,8 +127,8 @@ int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFacto
       }
       return 0;
     }
-    if (spec.single_threaded_blas) singleThreadedOpenBlas();
     const int threads = applyThreadCount(cl.threads);
+    applyBlasThreads(spec.blas_threads, threads, argv);
     if (cl.execution.deterministic) applyDeterministicAlgorithms(true);
     const auto task = make_task(cl);  // every key of every unit checked here
     if (cl.has("print-config")) {

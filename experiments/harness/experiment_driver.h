@@ -44,10 +44,15 @@ struct DriverSpec {
   // Offers --device, --precision, --deterministic (experiments/harness/execution_options.h),
   // handed to every unit; off for a driver with its own --device (speed).
   bool execution = true;
-  // OpenBLAS on one thread: LibTorch's own threads (--threads) parallelise, and two pools
-  // spinning on 2 cores stall each other.
-  bool single_threaded_blas = true;
-  // The machine's BLAS core and a measured GEMM GFLOP/s in the log (off for test programs).
+  // OpenBLAS's threads in a run (OPENBLAS_NUM_THREADS overrides both; docs/performance.md):
+  // One: LibTorch's own threads (--threads) parallelise, each GEMM stays on one core (best for
+  // small GEMMs: classification, the LSTM reader). AsLibTorch: at --threads N > 1 OpenBLAS runs
+  // N threads too and the process re-execs itself so that idle threads of both pools sleep at
+  // once (common/runtime/thread_wait_policy.h): large GEMMs use every core (LM, MT). Commands
+  // on a kept model always use One.
+  enum class BlasThreads { One, AsLibTorch };
+  BlasThreads blas_threads = BlasThreads::One;
+  // A measured GEMM GFLOP/s in the log (off for test programs: 0.1 s a run).
   bool measure_machine = true;
   // Progress lines on stderr (off: test programs, whose callers read only the log).
   bool progress = true;

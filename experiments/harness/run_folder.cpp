@@ -194,6 +194,8 @@ void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
   log.setAttribute("/", "device", machine.device);
   log.setAttribute("/", "threads", static_cast<int64_t>(machine.threads));
   log.setAttribute("/", "blas_core", machine.blas_core);
+  log.setAttribute("/", "blas_threads", static_cast<int64_t>(machine.blas_threads));
+  log.setAttribute("/", "thread_waits", machine.thread_waits);
   log.setAttribute("/", "heap_policy", machine.heap_policy);
   log.setAttribute("/", "gemm_gflops", machine.gemm_gflops);
   log.setAttribute("/", "hostname", machine.hostname);

@@ -20,6 +20,16 @@ TEST(OpenBlasCore, FixedCoreIsNotTheGenericFallbackOnAvxMachines) {
   EXPECT_FALSE(isGenericOpenBlasCore(core)) << "OpenBLAS still runs its generic core " << core;
 }
 
+TEST(OpenBlasCore, ThreadsSetAreThreadsRead) {
+  if (openBlasThreads() == 0) GTEST_SKIP() << "the BLAS is not OpenBLAS";
+  const int before = openBlasThreads();
+  setOpenBlasThreads(2);
+  EXPECT_EQ(openBlasThreads(), 2);
+  setOpenBlasThreads(1);
+  EXPECT_EQ(openBlasThreads(), 1);
+  setOpenBlasThreads(before);
+}
+
 TEST(TorchBuild, NamesItsBlasAndVersion) {
   EXPECT_FALSE(torchBlasLibrary().empty());
   EXPECT_EQ(torchVersion().find('.') != std::string::npos, true) << torchVersion();

@@ -1,4 +1,4 @@
-#include "bench/thread_wait_policy.h"
+#include "common/runtime/thread_wait_policy.h"
 
 #include <unistd.h>
 
@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace recurlab::bench {
+namespace recurlab {
 namespace {
 
-constexpr const char* kMarker = "RECURLAB_BENCH_WAITS_SET";  // set before the re-exec
+constexpr const char* kMarker = "RECURLAB_THREAD_WAITS_SET";  // set before the re-exec
 
 bool enabled(const char* name) {
   const char* v = std::getenv(name);
@@ -20,12 +20,12 @@ bool enabled(const char* name) {
 }  // namespace
 
 void sleepingThreadWaits(char** argv) {
-  if (enabled("RECURLAB_BENCH_LIBRARY_WAITS") || std::getenv(kMarker)) return;
+  if (enabled("RECURLAB_LIBRARY_WAITS") || std::getenv(kMarker)) return;
   setenv("OMP_WAIT_POLICY", "PASSIVE", 0);  // 0: a value the user set stays
   setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0);
   setenv(kMarker, "1", 1);
   execv("/proc/self/exe", argv);
-  std::fprintf(stderr, "recurlab_bench: re-exec failed (%s); idle threads keep spinning\n",
+  std::fprintf(stderr, "recurlab: re-exec failed (%s); idle threads keep spinning\n",
                std::strerror(errno));
 }
 
@@ -37,4 +37,4 @@ std::string threadWaitPolicy() {
   return policy.empty() ? "library defaults" : policy;
 }
 
-}  // namespace recurlab::bench
+}  // namespace recurlab
