@@ -10,6 +10,7 @@
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
 #include "tests/analysis/temp_dir.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -17,12 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using experiments::Hdf5RunLog;
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 // One case: per round and thread count, our seconds and theirs for `units` units.
 struct FakeRound {
@@ -81,8 +77,8 @@ TEST(BenchReport, RatiosScalingAndTargetsFromFakeTimings) {
             {{1, 0, 2.0, 6.0}, {2, 0, 1.0, 3.0}, {1, 1, 2.0, 5.0}, {2, 1, 1.25, 2.5}}, true);
   }
   analyzeRun(dir.path().string());
-  const auto md = readText(dir.path() / "report.md");
-  const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
+  const auto md = fileText(dir.path() / "report.md");
+  const auto summary = nlohmann::json::parse(fileText(dir.path() / "summary.json"));
   const auto& mt = summary["cases"]["mt_train"];
   EXPECT_NEAR(mt["ratio"]["1"].get<double>(), 1.5, 1e-9);
   EXPECT_NEAR(mt["ratio"]["2"].get<double>(), 1.1, 1e-9);
@@ -114,8 +110,8 @@ TEST(BenchReport, WithoutPytorchSaysSoAndShowsOurRatesAlone) {
     addCase(log, 0, "cls_sru", "sentences", 32, {{1, 0, 0.1, 0}, {2, 0, 0.05, 0}}, false);
   }
   analyzeRun(dir.path().string());
-  const auto md = readText(dir.path() / "report.md");
-  const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
+  const auto md = fileText(dir.path() / "report.md");
+  const auto summary = nlohmann::json::parse(fileText(dir.path() / "summary.json"));
   EXPECT_NE(md.find("**No PyTorch side**: no module named torch"), std::string::npos) << md;
   EXPECT_NEAR(summary["cases"]["cls_sru"]["recurlab_per_second"]["1"].get<double>(), 320, 1e-9);
   EXPECT_FALSE(summary["cases"]["cls_sru"].contains("ratio"));
@@ -138,7 +134,7 @@ TEST(BenchReport, NamesTheThreadWaitsAndSingleThreadedBlas) {
     addCase(log, 0, "mt_train", "target tokens", 4000, {{1, 0, 1.0, 2.0}, {2, 0, 1.0, 1.0}}, true);
   }
   analyzeRun(dir.path().string());
-  const auto md = readText(dir.path() / "report.md");
+  const auto md = fileText(dir.path() / "report.md");
   EXPECT_NE(md.find("Idle threads (both sides): OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=4."),
             std::string::npos) << md;
   EXPECT_NE(md.find("OpenBLAS ran on one thread on both sides"), std::string::npos) << md;

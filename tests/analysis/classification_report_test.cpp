@@ -8,6 +8,7 @@
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -69,12 +70,7 @@ TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
   fs::remove_all(dir);
 }
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_figures_");
@@ -90,23 +86,23 @@ TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   }
   analyzeRun(dir.string());
   // The accuracy table in LaTeX: the best of our rows bold per dataset, the papers in italics.
-  const std::string tex = readText(dir / "accuracy.tex");
+  const std::string tex = fileText(dir / "accuracy.tex");
   EXPECT_NE(tex.find("sru2 & \\textbf{76.0 $\\pm$ 1.4} & --"), std::string::npos) << tex;
   EXPECT_NE(tex.find("cnn & 70.0 & \\textbf{90.0}"), std::string::npos) << tex;
   EXPECT_NE(tex.find("\\textit{Kim CNN-rand (paper)} & \\textit{76.1} & \\textit{91.2}"), std::string::npos) << tex;
   EXPECT_TRUE(fs::exists(dir / "accuracy.csv"));
   EXPECT_TRUE(fs::exists(dir / "units.tex"));
   // Time per epoch: grouped bars labelled with the dataset names.
-  const std::string bars = readText(dir / "time_per_epoch.gp");
+  const std::string bars = fileText(dir / "time_per_epoch.gp");
   EXPECT_NE(bars.find("set xtics ('MR' 0, 'TREC' 1)"), std::string::npos) << bars;
   EXPECT_NE(bars.find("with boxes"), std::string::npos) << bars;
   // Learning curves: MR sru2 epoch 1 is the mean of 70% and 72% with its standard deviation.
-  const std::string curves = readText(dir / "learning_curves.dat");
+  const std::string curves = fileText(dir / "learning_curves.dat");
   EXPECT_NE(curves.find("\n1 71 69.58578644 72.41421356\n"), std::string::npos) << curves;
   EXPECT_NE(curves.find("\n2 81 79.58578644 82.41421356\n"), std::string::npos) << curves;
-  const std::string md = readText(dir / "report.md");
+  const std::string md = fileText(dir / "report.md");
   EXPECT_NE(md.find("over 1-2 runs per curve (folds × seeds)"), std::string::npos) << md;
-  EXPECT_NE(readText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
+  EXPECT_NE(fileText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -11,6 +11,7 @@
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
 #include "tests/analysis/temp_dir.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -18,12 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using experiments::Hdf5RunLog;
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 void addModel(Hdf5RunLog& log, const std::string& name, double shift) {
   const std::string g = "/" + name;
@@ -86,7 +82,7 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
     addModel(log, "transformer_sru", 1);
   }
   analyzeRun(dir.path().string());
-  const auto md = readText(dir.path() / "report.md");
+  const auto md = fileText(dir.path() / "report.md");
   // Config order: transformer_sru first.
   EXPECT_NE(md.find("| epoch | transformer_sru valid | transformer_sru test | transformer valid"),
             std::string::npos) << md;
@@ -95,7 +91,7 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
   EXPECT_NE(md.find("41.02"), std::string::npos);
   EXPECT_NE(md.find("subset of the training data"), std::string::npos);
   EXPECT_NE(md.find("version:2.6.0"), std::string::npos);
-  const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
+  const auto summary = nlohmann::json::parse(fileText(dir.path() / "summary.json"));
   EXPECT_NEAR(summary["models"]["transformer_sru"]["test_bleu"].get<double>(), 34.3, 1e-9);
   EXPECT_NEAR(summary["bleu_window_mean"]["transformer"]["test_bleu"].get<double>(), 36.0, 1e-9);
   // The tokenized lowercased BLEU beside the published number (same column), "–" where absent.
@@ -105,7 +101,7 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
   EXPECT_NE(md.find("| 33.30 | 34.40 | – |"), std::string::npos) << md;
   EXPECT_NE(md.find("| *–* | *–* | *41.02* |"), std::string::npos) << md;
   EXPECT_NE(md.find("tok:moses-de|smooth:none"), std::string::npos) << md;
-  EXPECT_EQ(readText(dir.path() / "translations_transformer.txt"), "Ein Hund läuft.\nZwei Männer.\n");
+  EXPECT_EQ(fileText(dir.path() / "translations_transformer.txt"), "Ein Hund läuft.\nZwei Männer.\n");
   EXPECT_TRUE(fs::exists(dir.path() / "perplexity.gp"));
   EXPECT_TRUE(fs::exists(dir.path() / "attention_transformer.gp"));
 }
@@ -138,9 +134,9 @@ TEST(MtReport, PairedSignificanceAgainstTheTransformerFromTheLog) {
     }
   }
   analyzeRun(dir.path().string());
-  const auto md = readText(dir.path() / "report.md");
+  const auto md = fileText(dir.path() / "report.md");
   EXPECT_NE(md.find("## Paired significance (test)"), std::string::npos) << md;
-  const auto summary = nlohmann::json::parse(readText(dir.path() / "summary.json"));
+  const auto summary = nlohmann::json::parse(fileText(dir.path() / "summary.json"));
   const auto& paired = summary.at("paired_significance");
   EXPECT_EQ(paired.at("baseline"), "transformer");
   for (const char* variant : {"sacreBLEU default", "tokenized lowercased"}) {

@@ -9,6 +9,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "tests/analysis/temp_dir.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -16,10 +17,7 @@ namespace {
 using experiments::Hdf5RunLog;
 namespace fs = std::filesystem;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using recurlab::testing::fileText;
 
 void writeRoot(Hdf5RunLog& log, const std::string& kind) {
   log.setAttribute("/", "experiment", kind);
@@ -45,14 +43,14 @@ TEST(ReportRegistryTest, UnknownKindGetsTheGenericReportWithEnvironment) {
     log.appendRow("/study/rows", {1, 2.5});
   }
   const auto files = analyzeRun(tmp.path().string());
-  const std::string md = readFile(tmp.file("report.md"));
+  const std::string md = fileText(tmp.file("report.md"));
   EXPECT_NE(md.find("## Environment"), std::string::npos);
   EXPECT_NE(md.find("abc123"), std::string::npos);
   EXPECT_NE(md.find("SkylakeX"), std::string::npos);
   EXPECT_NE(md.find("exp_x --seed 3"), std::string::npos);
   EXPECT_NE(md.find("\"seed\": 3"), std::string::npos);
   EXPECT_NE(md.find("`/study/rows` (table, 1 rows)"), std::string::npos) << md;
-  const auto summary = nlohmann::json::parse(readFile(tmp.file("summary.json")));
+  const auto summary = nlohmann::json::parse(fileText(tmp.file("summary.json")));
   EXPECT_EQ(summary.at("experiment"), "made-up-kind");
   EXPECT_EQ(summary.at("git_commit"), "abc123");
   EXPECT_DOUBLE_EQ(summary.at("gemm_gflops").get<double>(), 250.0);
@@ -84,11 +82,11 @@ TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
         log.appendRow("/variance/glu/layers", {n, 1.0, l, 0.01, 1, 1, 1, 1, 1});
   }
   analyzeRun(tmp.file("log.h5"));  // the log file works as well as its folder
-  const std::string md = readFile(tmp.file("report.md"));
+  const std::string md = fileText(tmp.file("report.md"));
   EXPECT_NE(md.find("Figure 6"), std::string::npos);
   EXPECT_NE(md.find("| 1 | 0.3400 ± 0.0010 |"), std::string::npos) << md;
   EXPECT_NE(md.find("Gated convolutions"), std::string::npos);
-  const auto summary = nlohmann::json::parse(readFile(tmp.file("summary.json")));
+  const auto summary = nlohmann::json::parse(fileText(tmp.file("summary.json")));
   EXPECT_DOUBLE_EQ(summary.at("sru").at("iid").at(0).at("c_over_x_layer1").get<double>(), 0.34);
   // Every table also as LaTeX and CSV beside report.md.
   for (const char* table : {"environment", "variance_iid_layers", "variance_iid_configurations",

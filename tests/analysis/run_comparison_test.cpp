@@ -12,6 +12,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "tests/analysis/temp_dir.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -19,10 +20,7 @@ namespace {
 using experiments::Hdf5RunLog;
 namespace fs = std::filesystem;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using recurlab::testing::fileText;
 
 // A QA run folder: the root attributes compare reads, and a summary.json with dev EM/F1.
 std::string qaRun(const testing::TempDir& tmp, const std::string& name, int seed, int hidden,
@@ -124,11 +122,11 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
 
   const std::string out = tmp.file("cmp");
   const auto files = writeComparison(c, runs, out);
-  const std::string md = readFile(out + "/compare.md");
+  const std::string md = fileText(out + "/compare.md");
   EXPECT_NE(md.find("| dev F1 | sru [config 1] | 72 ± 2 | 3 | 1, 2, 3 |"), std::string::npos) << md;
   EXPECT_NE(md.find("## Paired comparisons"), std::string::npos);
   EXPECT_NE(md.find("\"hidden\":256"), std::string::npos) << "the configs are listed";
-  const std::string csv = readFile(out + "/compare.csv");
+  const std::string csv = fileText(out + "/compare.csv");
   EXPECT_NE(csv.find("dev F1,sru [config 1],72,2,3"), std::string::npos) << csv;
   EXPECT_TRUE(fs::exists(out + "/compare.gp"));
   if (testing::commandAvailable("gnuplot")) {

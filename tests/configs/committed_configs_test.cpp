@@ -12,17 +12,13 @@
 
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readAll(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 TEST(CommittedConfigs, EveryConfigIsAcceptedByItsProgram) {
   const fs::path tmp = recurlab::testing::perProcessTempPath("recurlab_configs_");
@@ -43,11 +39,11 @@ TEST(CommittedConfigs, EveryConfigIsAcceptedByItsProgram) {
           {"--config", file.path().string(), "--data-dir", (tmp / "no-data").string(),
            "--print-config"},
           "", -1, output.string());
-      const std::string text = readAll(output);
+      const std::string text = fileText(output);
       ASSERT_EQ(result.exit_code, 0) << text;
       // The printed config is the file's, checked: same experiment, same models.
       const auto printed = nlohmann::json::parse(text.substr(text.find('{')));
-      const auto committed = nlohmann::json::parse(readAll(file.path()));
+      const auto committed = nlohmann::json::parse(fileText(file.path()));
       EXPECT_EQ(printed.at("experiment"), experiment);
       EXPECT_EQ(printed.at("models").size(), committed.at("models").size());
       ++checked;

@@ -19,6 +19,7 @@
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -29,16 +30,11 @@ using recurlab::testing::siblingBinary;
 
 using recurlab::testing::TempRoot;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using recurlab::testing::fileText;
 
 // Lines of `progress` that end in a newline: the rows the writer had appended and flushed.
 int64_t completeLines(const fs::path& progress) {
-  const std::string text = readFile(progress);
+  const std::string text = fileText(progress);
   return static_cast<int64_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
@@ -49,7 +45,7 @@ int64_t rowsSeenByAnotherProcess(const std::string& log, const std::string& tabl
   fs::remove(out);
   const auto r = runChild(siblingBinary("recurlab_log_probe"), {"rows", log, table}, "", -1,
                           out.string());
-  const std::string text = readFile(out);
+  const std::string text = fileText(out);
   EXPECT_EQ(r.exit_code, 0) << text;
   const auto at = text.find("rows ");
   return r.exit_code == 0 && at != std::string::npos ? std::stoll(text.substr(at + 5)) : -1;

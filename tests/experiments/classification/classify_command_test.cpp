@@ -23,7 +23,7 @@ namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::readWholeFile;
+using recurlab::testing::fileText;
 
 struct TrainedClassifier {
   recurlab::testing::TempRoot temp{"recurlab_classify"};
@@ -109,7 +109,7 @@ TEST(Classify, TheBinaryLabelsAFileAndRefusesBadInputNamingTheFile) {
   for (const auto& s : t.split.test) sentences.push_back(s.tokens);
   std::string expected;
   for (const auto l : classifySentences(classifier, sentences, 50, "test")) expected += std::to_string(l) + "\n";
-  EXPECT_EQ(readWholeFile(out), expected);
+  EXPECT_EQ(fileText(out), expected);
 
   std::ofstream(root / "empty.txt");
   commands.expectRefused({"classify", "--model", t.model_dir, "-i", (root / "empty.txt").string()},

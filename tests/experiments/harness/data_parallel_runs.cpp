@@ -14,13 +14,6 @@
 
 namespace recurlab::testing {
 
-std::string fileText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 UntimedEpochs untimedEpochs(const std::string& folder, const std::string& group) {
   experiments::Hdf5RunLog log((std::filesystem::path(folder) / "log.h5").string(),
                               experiments::Hdf5RunLog::Mode::ReadOnly);

@@ -11,6 +11,7 @@
 
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::testing {
 
@@ -35,9 +36,6 @@ void expectEpochsNear(const UntimedEpochs& one_process, const UntimedEpochs& two
 void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::string> args,
                                   const std::string& kill_at, const std::string& output_file,
                                   int limit_ms = 120000);
-
-// The file's text ("" when absent).
-std::string fileText(const std::string& path);
 
 // The runs of one task's binary in a temporary folder: run folder <root>/<out>, its output
 // (all processes) in <root>/<out>.txt, started with --config <root>/config.json, the task's

@@ -18,6 +18,7 @@
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -42,12 +43,7 @@ std::string errorOf(const std::vector<std::string>& args, bool execution = true)
   return "";
 }
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 TEST(ExecutionOptions, DefaultsAreCpuFp32NotDeterministic) {
   const auto cl = parse({});
@@ -108,7 +104,7 @@ TEST(ExecutionOptions, EveryTaskDriverRefusesCudaOnACpuOnlyLibTorchInOneLine) {
                   (tmp.root / "no-data").string(), "--out", out},
         "", -1, output);
     EXPECT_EQ(r.exit_code, 2) << task;
-    const std::string text = readAll(output);
+    const std::string text = fileText(output);
     // The error is one whole line (other lines, e.g. the BLAS check's, are not about it).
     const std::string prefix = "recurlab_" + task + ": error: --device cuda: this build uses LibTorch " +
                                torchVersion() + ", CPU-only";
@@ -140,14 +136,14 @@ TEST(ExecutionOptions, EveryModelCommandRefusesCudaOnACpuOnlyLibTorchWithTheTrai
     fs::remove(output);
     const auto r = recurlab::testing::runChild(program, args, "", -1, output);
     EXPECT_EQ(r.exit_code, 2) << prefix;
-    std::istringstream lines(readAll(output));
+    std::istringstream lines(fileText(output));
     std::string line, error;
     while (std::getline(lines, line))
       if (line.find("error") != std::string::npos) {
         EXPECT_TRUE(error.empty()) << "a second error line: " << line;
         error = line;
       }
-    EXPECT_EQ(error.rfind(prefix + ": error: ", 0), 0u) << readAll(output);
+    EXPECT_EQ(error.rfind(prefix + ": error: ", 0), 0u) << fileText(output);
     return error.substr(std::min(error.size(), prefix.size() + 9));
   };
   const std::vector<std::pair<std::string, std::string>> commands = {
@@ -207,7 +203,7 @@ TEST(ExecutionOptions, DeterministicRunsOfATaskWriteIdenticalLogsRecordingIt) {
                   R"(train={"examples": 64, "batch_size": 4, "max_epochs": 2, "lr": 0.01,
                             "log_every_steps": 4, "optimizer": "adam"})"},
         "", -1, output);
-    ASSERT_EQ(r.exit_code, 0) << readAll(output);
+    ASSERT_EQ(r.exit_code, 0) << fileText(output);
   }
   const auto a = recurlab::testing::finishedUnits(folders[0]);
   ASSERT_FALSE(a.empty());

@@ -15,17 +15,11 @@
 
 #include "common/sha256.h"
 #include "tests/support/child_process.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::testing {
 
-inline std::string readWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline nlohmann::json readJsonAt(const std::string& path) { return nlohmann::json::parse(readWholeFile(path)); }
+inline nlohmann::json readJsonAt(const std::string& path) { return nlohmann::json::parse(fileText(path)); }
 
 inline void writeJsonAt(const std::string& path, const nlohmann::json& value) {
   std::ofstream(path) << value.dump(2) << "\n";
@@ -60,7 +54,7 @@ class ModelCommandRuns {
     return runChild(program_, args, "", -1, log_).exit_code;
   }
   // What the last run said.
-  std::string said() const { return readWholeFile(log_); }
+  std::string said() const { return fileText(log_); }
   // Expects the command to exit with status 2, saying `message`.
   void expectRefused(const std::vector<std::string>& args, const std::string& message) const {
     EXPECT_EQ(run(args), 2) << message;

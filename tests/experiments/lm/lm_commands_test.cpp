@@ -24,7 +24,7 @@ namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::readWholeFile;
+using recurlab::testing::fileText;
 
 struct TrainedLm {
   recurlab::testing::TempRoot temp{"recurlab_lm_commands"};
@@ -110,13 +110,13 @@ TEST(LmCommands, TheBinaryScoresGeneratesAndRefusesBadInputNamingTheFile) {
       << commands.said();
   char expected[32];
   std::snprintf(expected, sizeof expected, "bpc %.4f (", t.test_bpc);
-  EXPECT_EQ(readWholeFile(out).rfind(expected, 0), 0u) << readWholeFile(out);
+  EXPECT_EQ(fileText(out).rfind(expected, 0), 0u) << fileText(out);
   const std::vector<std::string> generate = {"generate", "--model", t.model_dir, "--seed-text", "the ",
                                              "--length", "30", "--seed", "7", "-o", out};
   ASSERT_EQ(commands.run(generate), 0) << commands.said();
-  const auto first = readWholeFile(out);
+  const auto first = fileText(out);
   ASSERT_EQ(commands.run(generate), 0);
-  EXPECT_EQ(readWholeFile(out), first);
+  EXPECT_EQ(fileText(out), first);
   EXPECT_EQ(first.rfind("the ", 0), 0u) << first;
 
   std::ofstream(root / "empty.txt");

@@ -17,6 +17,7 @@
 #include "tests/experiments/qa/squad_test_data.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -34,12 +35,7 @@ nlohmann::json qaKillConfig() {
   return config;
 }
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using recurlab::testing::fileText;
 
 TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResult) {
   if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
@@ -69,10 +65,10 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
   const auto expected = recurlab::testing::finishedUnits(whole);
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
-  EXPECT_EQ(readFile(tmp.root / "killed" / "predictions-sru.json"),
-            readFile(tmp.root / "whole" / "predictions-sru.json"));
-  EXPECT_EQ(readFile(tmp.root / "killed" / "eval-data.json"),
-            readFile(tmp.root / "whole" / "eval-data.json"));
+  EXPECT_EQ(fileText(tmp.root / "killed" / "predictions-sru.json"),
+            fileText(tmp.root / "whole" / "predictions-sru.json"));
+  EXPECT_EQ(fileText(tmp.root / "killed" / "eval-data.json"),
+            fileText(tmp.root / "whole" / "eval-data.json"));
   EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/sru"), 0);
   EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/sru"), 1);
 
@@ -81,13 +77,13 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
   Hdf5RunLog log((tmp.root / "killed" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
   const double em = log.doubleAttribute("/sru", "best_dev_em");
   const double f1 = log.doubleAttribute("/sru", "best_dev_f1");
-  const auto summary = nlohmann::json::parse(readFile(tmp.root / "killed" / "summary.json"));
+  const auto summary = nlohmann::json::parse(fileText(tmp.root / "killed" / "summary.json"));
   const auto& model = summary.at("models").at("sru");
   EXPECT_EQ(model.at("dev_em").get<double>(), em);
   EXPECT_EQ(model.at("dev_f1").get<double>(), f1);
   EXPECT_EQ(model.at("epochs").get<int64_t>(), 2);
   EXPECT_EQ(model.at("best_epoch").get<int64_t>(), log.intAttribute("/sru", "best_epoch"));
-  const std::string report = readFile(tmp.root / "killed" / "report.md");
+  const std::string report = fileText(tmp.root / "killed" / "report.md");
   const auto at = report.find("| sru | sru |");
   ASSERT_NE(at, std::string::npos) << report;
   const std::string row = report.substr(at, report.find('\n', at) - at);
@@ -103,11 +99,11 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
                              {(tmp.root / "killed" / "eval-data.json").string(),
                               (tmp.root / "killed" / "predictions-sru.json").string()},
                              "", -1, scored);
-  EXPECT_EQ(eval.exit_code, 0) << readFile(scored);
-  EXPECT_NE(readFile(scored).find("{\"exact_match\": " + pythonFloat(em) +
+  EXPECT_EQ(eval.exit_code, 0) << fileText(scored);
+  EXPECT_NE(fileText(scored).find("{\"exact_match\": " + pythonFloat(em) +
                                   ", \"f1\": " + pythonFloat(f1) + "}"),
             std::string::npos)
-      << readFile(scored) << " vs EM " << em << " F1 " << f1;
+      << fileText(scored) << " vs EM " << em << " F1 " << f1;
 }
 
 }  // namespace

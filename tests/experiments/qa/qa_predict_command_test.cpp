@@ -20,7 +20,7 @@ namespace recurlab::experiments::qa {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::readWholeFile;
+using recurlab::testing::fileText;
 using recurlab::testing::runChild;
 
 TEST(QaPredict, KeptModelPredictsTheRunsPredictionsAndRefusesBadInput) {
@@ -45,17 +45,17 @@ TEST(QaPredict, KeptModelPredictsTheRunsPredictionsAndRefusesBadInput) {
   const std::string log = (tmp.root / "children.txt").string();
   ASSERT_EQ(runChild(program, {"--config", (tmp.root / "config.json").string(), "--data-dir", data,
                                "--out", run.string(), "--threads", "1"}, "", -1, log).exit_code, 0)
-      << readWholeFile(log);
+      << fileText(log);
   const std::string model = (run / "models" / "sru").string();
   const std::string predictions = (tmp.root / "predictions.json").string();
   ASSERT_EQ(runChild(program, {"predict", "--model", model, "-i", (run / "eval-data.json").string(), "-o",
                                predictions, "--threads", "1"}, "", -1, log).exit_code, 0)
-      << readWholeFile(log);
+      << fileText(log);
   EXPECT_EQ(loadPredictions(predictions), loadPredictions((run / "predictions-sru.json").string()));
   // The official evaluator's JSON line, at the run's best dev numbers.
   const std::string scores = (tmp.root / "scores.txt").string();
   ASSERT_EQ(runChild(evaluator, {(run / "eval-data.json").string(), predictions}, "", -1, scores).exit_code, 0);
-  const std::string printed = readWholeFile(scores);  // stderr notes, then the JSON line
+  const std::string printed = fileText(scores);  // stderr notes, then the JSON line
   ASSERT_NE(printed.rfind("{\"exact_match\""), std::string::npos) << printed;
   const auto line = nlohmann::json::parse(printed.substr(printed.rfind("{\"exact_match\"")));
   Hdf5RunLog run_log((run / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);

@@ -18,6 +18,7 @@
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -25,12 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 // A double-precision two-layer net and a fixed batch of 8 examples.
 struct Net : torch::nn::Module {
@@ -193,9 +189,9 @@ TEST(DataParallel, TwoProcessesTrainTheWeightsOfOneProcess) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string one = (tmp.root / "one").string(), two = (tmp.root / "two").string();
   ASSERT_EQ(runChild(program, toyArgs(one, 1, 3, 128), "", -1, output).exit_code, 0)
-      << readFile(output);
+      << fileText(output);
   ASSERT_EQ(runChild(program, toyArgs(two, 2, 3, 128), "", -1, output).exit_code, 0)
-      << readFile(output);
+      << fileText(output);
   // 48 Adam steps in float: batch 8 on one process vs 4 + 4 on two.
   const auto w1 = finalWeight(one), w2 = finalWeight(two);
   EXPECT_LE((w1 - w2).abs().max().item<double>(), 1e-5) << w1 << "\n" << w2;
@@ -229,7 +225,7 @@ TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
   while (!fs::exists(rank1_checkpoint) &&
          std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(fs::exists(rank1_checkpoint)) << readFile(log0) << readFile(log1);
+  ASSERT_TRUE(fs::exists(rank1_checkpoint)) << fileText(log0) << fileText(log1);
   kill(-p1, SIGKILL);
   bool finished = false;
   recurlab::testing::waitChild(p1, 5000, finished);
@@ -240,10 +236,10 @@ TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
   if (!finished) {
     kill(-p0, SIGKILL);
     recurlab::testing::waitChild(p0, 5000, finished);
-    FAIL() << "rank 0 still ran 60 s after rank 1 was killed: " << readFile(log0);
+    FAIL() << "rank 0 still ran 60 s after rank 1 was killed: " << fileText(log0);
   }
-  EXPECT_NE(r0.exit_code, 0) << readFile(log0);
-  const std::string said = readFile(log0);
+  EXPECT_NE(r0.exit_code, 0) << fileText(log0);
+  const std::string said = fileText(log0);
   EXPECT_NE(said.find("data-parallel all-reduce"), std::string::npos) << said;
   EXPECT_EQ(said.find("frame #"), std::string::npos) << "a backtrace instead of a message: " << said;
   std::cout << "rank 0 stopped " << seconds << " s after rank 1 was killed: " << said;
@@ -256,12 +252,12 @@ TEST(DataParallel, KilledUnitResumesFromItsRanksCheckpoints) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   ASSERT_EQ(runChild(program, toyArgs(whole, 2, 4, 256), "", -1, output).exit_code, 0)
-      << readFile(output);
+      << fileText(output);
   // Both ranks reach the kill point at step 40 (checkpoints every 16 steps), then resume.
   const std::string killed_output = (tmp.root / "killed.txt").string();
   const auto r = runChild(program, toyArgs(killed, 2, 4, 256), "train-step:40", -1, killed_output);
   // The launcher reports each rank's SIGKILL (not a start-up error) and exits with 2.
-  const std::string said = readFile(killed_output);
+  const std::string said = fileText(killed_output);
   EXPECT_FALSE(r.killed) << said;
   EXPECT_EQ(r.exit_code, 2) << said;
   for (const char* rank : {"rank 0 ", "rank 1 "}) {
@@ -271,7 +267,7 @@ TEST(DataParallel, KilledUnitResumesFromItsRanksCheckpoints) {
     EXPECT_NE(line.find("was killed by signal 9"), std::string::npos) << line;
   }
   ASSERT_EQ(runChild(program, toyArgs(killed, 2, 4, 256), "", -1, output).exit_code, 0)
-      << readFile(output);
+      << fileText(output);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), recurlab::testing::finishedUnits(whole));
   EXPECT_TRUE(torch::equal(finalWeight(killed), finalWeight(whole)));
   // Rank 0's log: the unit was finished by a run that started from the step-32 checkpoint.

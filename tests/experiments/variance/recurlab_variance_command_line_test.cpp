@@ -10,18 +10,14 @@
 #include "common/log/hdf5_run_log.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using recurlab::testing::fileText;
 
 // Every table under `group` as text, without timing columns.
 void describe(const Hdf5RunLog& log, const std::string& group, std::string& out) {
@@ -56,7 +52,7 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
                                     "--out", (tmp.root / out).string()};
   };
   const auto first = recurlab::testing::runChild(program, args("a"), "", -1, output);
-  ASSERT_EQ(first.exit_code, 0) << readFile(output);
+  ASSERT_EQ(first.exit_code, 0) << fileText(output);
   const auto log_path = tmp.root / "a" / "log.h5";
   ASSERT_TRUE(fs::exists(log_path));
   std::string tables_a;
@@ -73,12 +69,12 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
 
   fs::remove(output);
   const auto again = recurlab::testing::runChild(program, args("a"), "", -1, output);
-  EXPECT_EQ(again.exit_code, 0) << readFile(output);
-  EXPECT_NE(readFile(output).find("resume: 2 of 2 units already finished"), std::string::npos)
-      << readFile(output);
+  EXPECT_EQ(again.exit_code, 0) << fileText(output);
+  EXPECT_NE(fileText(output).find("resume: 2 of 2 units already finished"), std::string::npos)
+      << fileText(output);
 
   ASSERT_EQ(recurlab::testing::runChild(program, args("b"), "", -1, output).exit_code, 0)
-      << readFile(output);
+      << fileText(output);
   std::string tables_b;
   describe(Hdf5RunLog((tmp.root / "b" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly), "/",
            tables_b);
@@ -90,7 +86,7 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
     auto sharded = args("c");
     sharded.insert(sharded.end(), {"--shard", shard});
     ASSERT_EQ(recurlab::testing::runChild(program, sharded, "", -1, output).exit_code, 0)
-        << readFile(output);
+        << fileText(output);
   }
   for (const char* shard_log : {"log.shard-0-of-2.h5", "log.shard-1-of-2.h5"}) {
     Hdf5RunLog log((tmp.root / "c" / shard_log).string(), Hdf5RunLog::Mode::ReadOnly);
@@ -102,10 +98,10 @@ TEST(RecurlabVarianceCommandLine, SmallStudyLogsReportsAndResumes) {
   ranks.insert(ranks.end(), {"--nproc-per-node", "2"});
   const auto refused = recurlab::testing::runChild(program, ranks, "", -1, output);
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(readFile(output).find("data-parallel training (--nproc-per-node, WORLD_SIZE) is not "
+  EXPECT_NE(fileText(output).find("data-parallel training (--nproc-per-node, WORLD_SIZE) is not "
                                   "available for variance"),
             std::string::npos)
-      << readFile(output);
+      << fileText(output);
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ TEST(KeptModelExchange, ExportFromTheFolderAloneThenImportGivesTheSameModel) {
   ASSERT_EQ(runCommand({"import", file, archive}, &said), 0) << said;
   const std::string copy = (temp.root / "copy").string();
   fs::copy(kept, copy);
-  recurlab::testing::replaceKeptFile(copy, "weights.pt", recurlab::testing::readWholeFile(archive));
+  recurlab::testing::replaceKeptFile(copy, "weights.pt", recurlab::testing::fileText(archive));
   const auto original = logitsOf(kept), imported = logitsOf(copy);
   ASSERT_EQ(original.sizes(), imported.sizes());
   EXPECT_TRUE(torch::equal(original, imported)) << original << "\n" << imported;

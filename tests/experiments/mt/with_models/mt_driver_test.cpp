@@ -8,18 +8,14 @@
 
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/file_text.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using recurlab::testing::runChild;
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using recurlab::testing::fileText;
 
 TEST(MtDriver, ABadModelKeyFailsBeforeTheDataAndTheSubwordModel) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
@@ -35,7 +31,7 @@ TEST(MtDriver, ABadModelKeyFailsBeforeTheDataAndTheSubwordModel) {
                              "models.transformer_sru.config.heads=0"},
                             "", -1, output);
   EXPECT_EQ(bad.exit_code, 2);
-  const std::string text = readAll(output);
+  const std::string text = fileText(output);
   EXPECT_NE(text.find("models.transformer_sru.config"), std::string::npos) << text;
   EXPECT_NE(text.find("heads"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(out)) << "nothing is written for a refused config";
@@ -47,8 +43,8 @@ TEST(MtDriver, ABadModelKeyFailsBeforeTheDataAndTheSubwordModel) {
                               "models.transformer_sru.config.heads=2"},
                              "", -1, output);
   EXPECT_EQ(good.exit_code, 2);
-  EXPECT_NE(readAll(output).find("scripts/get-data.sh multi30k"), std::string::npos)
-      << readAll(output);
+  EXPECT_NE(fileText(output).find("scripts/get-data.sh multi30k"), std::string::npos)
+      << fileText(output);
   EXPECT_FALSE(fs::exists(out));
   fs::remove_all(tmp);
 }

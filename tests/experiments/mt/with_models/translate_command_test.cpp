@@ -26,7 +26,7 @@ namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::readWholeFile;
+using recurlab::testing::fileText;
 
 std::vector<std::string> linesOf(const std::string& text) {
   std::istringstream in(text);
@@ -125,10 +125,10 @@ TEST(MtTranslate, TheBinaryTranslatesAFileAndRefusesBadInputNamingTheFile) {
   const recurlab::testing::ModelCommandRuns commands(program, (root / "commands.txt").string());
   ASSERT_EQ(commands.run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--threads", "1"}), 0)
       << commands.said();
-  EXPECT_EQ(linesOf(readWholeFile(out)), t.test_translations);
+  EXPECT_EQ(linesOf(fileText(out)), t.test_translations);
   ASSERT_EQ(commands.run({"translate", "--model", t.model_dir, "-i", t.test_sources_file, "-o", out, "--nbest", "2"}), 0)
       << commands.said();
-  const auto nbest = linesOf(readWholeFile(out));
+  const auto nbest = linesOf(fileText(out));
   ASSERT_FALSE(nbest.empty());
   EXPECT_EQ(nbest[0].rfind("1\t", 0), 0u) << nbest[0];
   EXPECT_EQ(nbest[0].substr(nbest[0].rfind('\t') + 1), t.test_translations[0]);
