@@ -153,17 +153,10 @@ TEST(RecurrentTimer, UnionOfIntervalsInWallAndCpuTime) {
 TEST(ReaderTraining, DeterministicOnRealQuestions) {
   if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
   const auto& d = squadDev();
-  const auto tokens = tokenizeDataset(d);
-  std::vector<int64_t> train_q, dev_q;
-  for (int64_t q = 0; q < 48; ++q) train_q.push_back(q);
-  for (int64_t q = 48; q < 64; ++q) dev_q.push_back(q);
-  const auto vocabulary = buildQaVocabulary(d, tokens, train_q, 1);
-  std::vector<QaExample> train, dev;
-  for (const auto q : train_q) {
-    auto x = makeExample(d, tokens, q, vocabulary);
-    if (x.start >= 0) train.push_back(x);
-  }
-  for (const auto q : dev_q) dev.push_back(makeExample(d, tokens, q, vocabulary));
+  const auto examples = devQuestionExamples(48, 16);
+  const auto& tokens = examples.tokens;
+  const auto& vocabulary = examples.vocabulary;
+  const auto &train = examples.train, &dev = examples.dev;
   // Each run logs its per-step losses and its epochs table; both must be bit-identical.
   recurlab::testing::TempRoot tmp("recurlab_reader_determinism");
   auto run = [&](const std::string& name, std::string& tables) {

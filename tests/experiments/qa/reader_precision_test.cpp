@@ -16,17 +16,10 @@ namespace {
 TEST(ReaderPrecision, Bf16StaysWithinFivePercentOfFp32) {
   if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
   const auto& d = squadDev();
-  const auto tokens = tokenizeDataset(d);
-  std::vector<int64_t> train_q, dev_q;
-  for (int64_t q = 0; q < 48; ++q) train_q.push_back(q);
-  for (int64_t q = 48; q < 56; ++q) dev_q.push_back(q);
-  const auto vocabulary = buildQaVocabulary(d, tokens, train_q, 1);
-  std::vector<QaExample> train, dev;
-  for (const auto q : train_q) {
-    auto x = makeExample(d, tokens, q, vocabulary);
-    if (x.start >= 0) train.push_back(x);
-  }
-  for (const auto q : dev_q) dev.push_back(makeExample(d, tokens, q, vocabulary));
+  const auto examples = devQuestionExamples(48, 8);
+  const auto& tokens = examples.tokens;
+  const auto& vocabulary = examples.vocabulary;
+  const auto &train = examples.train, &dev = examples.dev;
   auto make = [&]() -> std::unique_ptr<TrainingModel> {
     torch::manual_seed(11);
     DocumentReaderOptions o;

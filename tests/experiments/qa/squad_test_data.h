@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "experiments/qa/qa_examples.h"
 #include "experiments/qa/squad_dataset.h"
 
 namespace recurlab::experiments::qa {
@@ -40,6 +41,29 @@ inline nlohmann::json tinyQaRunConfig() {
 inline const SquadDataset& squadDev() {
   static const SquadDataset dev = loadSquad(squadDevPath());
   return dev;
+}
+
+// Reader examples from the dev file's questions: the first `train` (those whose answer is in
+// their paragraph) and the next `dev`, over the vocabulary of the training questions.
+struct DevQuestionExamples {
+  QaTokens tokens;
+  Vocabulary vocabulary;
+  std::vector<QaExample> train, dev;
+};
+
+inline DevQuestionExamples devQuestionExamples(int64_t train, int64_t dev) {
+  const auto& d = squadDev();
+  DevQuestionExamples x{tokenizeDataset(d), {}, {}, {}};
+  std::vector<int64_t> train_q;
+  for (int64_t q = 0; q < train; ++q) train_q.push_back(q);
+  x.vocabulary = buildQaVocabulary(d, x.tokens, train_q, 1);
+  for (const auto q : train_q) {
+    auto example = makeExample(d, x.tokens, q, x.vocabulary);
+    if (example.start >= 0) x.train.push_back(example);
+  }
+  for (int64_t q = train; q < train + dev; ++q)
+    x.dev.push_back(makeExample(d, x.tokens, q, x.vocabulary));
+  return x;
 }
 
 }  // namespace recurlab::experiments::qa
