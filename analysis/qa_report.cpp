@@ -41,21 +41,33 @@ std::vector<QaUnit> readUnits(const Hdf5RunLog& log) {
   std::vector<QaUnit> units;
   for (const auto& child : log.children("/")) {
     const std::string g = "/" + child;
-    if (!log.attribute(g, "status") || !log.exists(g + "/epochs")) continue;
+    if (!log.attribute(g, "model") || !log.exists(g + "/epochs")) continue;
     QaUnit u;
     u.name = text(log, g, "model");
     u.encoder = text(log, g, "encoder");
     u.protocol = text(log, g, "protocol");
     u.status = text(log, g, "status");
     u.stop_reason = text(log, g, "stop_reason");
-    u.best_epoch = log.intAttribute(g, "best_epoch");
-    u.epochs = log.intAttribute(g, "epochs");
     u.train_examples = log.intAttribute(g, "train_examples");
     u.dev_questions = log.intAttribute(g, "dev_questions");
     u.parameters = log.intAttribute(g, "parameters");
-    u.em = log.doubleAttribute(g, "best_dev_em");
-    u.f1 = log.doubleAttribute(g, "best_dev_f1");
     u.curve = log.readTable(g + "/epochs");
+    if (u.status.empty()) {
+      // Still training (or cut off): its best epoch so far, from the epoch rows.
+      if (u.curve.rows.empty()) continue;
+      u.status = "running";
+      const auto f1 = u.curve.column("dev_f1");
+      const auto best = static_cast<size_t>(std::max_element(f1.begin(), f1.end()) - f1.begin());
+      u.best_epoch = static_cast<int64_t>(u.curve.column("epoch")[best]);
+      u.epochs = static_cast<int64_t>(u.curve.rows.size());
+      u.em = u.curve.column("dev_em")[best];
+      u.f1 = f1[best];
+    } else {
+      u.best_epoch = log.intAttribute(g, "best_epoch");
+      u.epochs = log.intAttribute(g, "epochs");
+      u.em = log.doubleAttribute(g, "best_dev_em");
+      u.f1 = log.doubleAttribute(g, "best_dev_f1");
+    }
     u.seconds = mean(u.curve.column("seconds"));
     u.rnn_seconds = mean(u.curve.column("rnn_seconds"));
     u.examples_per_second = mean(u.curve.column("examples_per_second"));
@@ -83,6 +95,13 @@ void buildQaReport(const RunReader& run, Report& report) {
         "questions and score all 10,570 dev questions.");
   else
     report.paragraph("Official protocol: trained on train-v1.1.json, scored on dev-v1.1.json.");
+  const auto running = std::count_if(units.begin(), units.end(),
+                                     [](const QaUnit& u) { return u.status == "running"; });
+  if (running > 0)
+    report.paragraph("**In progress:** " + std::to_string(running) + " of " +
+                     std::to_string(units.size()) +
+                     " readers have not finished (marked \"running\" below): their rows give the "
+                     "best dev epoch among the epochs logged so far; they are not final results.");
   report.paragraph(
       "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
       "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "
@@ -101,7 +120,8 @@ void buildQaReport(const RunReader& run, Report& report) {
                      {"Train CPU s/epoch", ReportTable::Align::Right, ReportTable::Best::Min},
                      {"RNN CPU s/epoch", ReportTable::Align::Right, ReportTable::Best::Min}});
   for (const auto& u : units)
-    table.addRow({u.name, u.encoder, {formatFixed(u.em, 1), u.em}, {formatFixed(u.f1, 1), u.f1},
+    table.addRow({u.status == "running" ? u.name + " (running)" : u.name, u.encoder,
+                  {formatFixed(u.em, 1), u.em}, {formatFixed(u.f1, 1), u.f1},
                   std::to_string(u.best_epoch) + " / " + std::to_string(u.epochs),
                   {formatFixed(u.seconds, 1), u.seconds},
                   {formatFixed(u.rnn_seconds, 1), u.rnn_seconds},
@@ -180,10 +200,13 @@ void buildQaReport(const RunReader& run, Report& report) {
 
   auto& summary = report.summary();
   summary["protocol"] = protocol;
+  summary["units_finished"] = static_cast<int64_t>(units.size()) - running;
+  summary["units_running"] = running;
   summary["comparable_with_published"] = !offline;
   std::map<std::string, const QaUnit*> by_encoder;
   for (const auto& u : units) {
     summary["models"][u.name] = {{"encoder", u.encoder}, {"dev_em", u.em}, {"dev_f1", u.f1},
+                                 {"status", u.status},
                                  {"best_epoch", u.best_epoch}, {"epochs", u.epochs},
                                  {"seconds_per_epoch", u.seconds},
                                  {"rnn_seconds_per_epoch", u.rnn_seconds},

@@ -49,7 +49,8 @@ std::vector<MetricValue> headlineMetrics(const std::string& experiment,
   }
   if (!summary.contains("models") || !summary["models"].is_object()) return out;
   for (const auto& [model, s] : summary["models"].items()) {
-    if (!s.is_object()) continue;
+    // A model still training (a snapshot of a running run) is no result to compare.
+    if (!s.is_object() || s.value("status", std::string()) == "running") continue;
     if (experiment == "lm") {
       const std::string unit = s.value("metric", std::string("loss"));
       if (s.contains("test")) addIfNumber(out, model, "test " + unit, s["test"]);

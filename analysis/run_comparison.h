@@ -27,7 +27,8 @@ struct RunMetrics {
 
 // The headline metrics of one experiment kind's summary.json: classification test accuracy per
 // dataset, LM test and valid BPC or perplexity, MT test BLEU (sacreBLEU, and the tokenized
-// lowercased one where logged) and best valid BLEU, QA dev EM and F1. Other kinds: none.
+// lowercased one where logged) and best valid BLEU, QA dev EM and F1. Other kinds: none. Models
+// still training (status "running" in a snapshot of a live run) are left out.
 std::vector<MetricValue> headlineMetrics(const std::string& experiment,
                                          const nlohmann::json& summary);
 
