@@ -3,7 +3,6 @@
 // order, so the loss is the same for any thread count.
 #include "kernels/label_smoothed_cross_entropy.h"
 
-#include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 #include <torch/torch.h>
 
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "kernels/cpu/vector_math.h"
+#include "kernels/cpu/intra_op_parallel.h"
 
 namespace recurlab::kernels {
 namespace {

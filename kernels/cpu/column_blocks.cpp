@@ -1,7 +1,6 @@
 #include "kernels/cpu/column_blocks.h"
 
 #include <ATen/Functions.h>
-#include <ATen/Parallel.h>
 
 namespace recurlab::kernels::detail {
 

@@ -4,6 +4,7 @@
 // per-column parameter gradients (also the SRU's).
 #include <ATen/core/Tensor.h>
 
+#include "kernels/cpu/intra_op_parallel.h"
 #include "kernels/cpu/vector_math.h"
 
 #include <algorithm>
