@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'dev accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.74:14.26]
+  set xrange [0.64:19.36]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [63.0957863:79.74551819]
+  set yrange [63.57254376:79.68389987]
   set format y '% h'
   unset key
   plot data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
