@@ -3,9 +3,9 @@
 // parallel region, and OpenBLAS's own pthread workers spin up to 2^28 cycles (about 0.1 s)
 // after every GEMM before sleeping. With two thread pools on two cores, one pool's spinning
 // worker holds the core the other pool's worker needs next, and every parallel op waits for a
-// time slice: measured on a 2-core machine, a PTB-char LM at --threads 2 with OpenBLAS on two
-// threads ran 1.5x slower than on one thread, and 2.3x faster with waits that sleep at once
-// (docs/performance.md). Both libraries read their wait settings when they are loaded, so the
+// time slice: measured on a 2-core machine, a PTB-char LM run at --threads 2 took 110 s with
+// OpenBLAS on one thread, 167 s with OpenBLAS on two and these spinning waits, and 71 s with
+// OpenBLAS on two and waits that sleep at once (docs/performance.md). Both libraries read their wait settings when they are loaded, so the
 // only way to set them for the running process is to re-exec it.
 #include <string>
 
