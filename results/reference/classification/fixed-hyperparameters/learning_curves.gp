@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.64:19.36]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [63.57254376:79.68389987]
+  set yrange [64.01143741:79.66300018]
   set format y '% h'
   unset key
   plot data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \

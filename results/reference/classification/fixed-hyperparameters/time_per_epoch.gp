@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set boxwidth 0.8 absolute
   set xrange [-0.6:0.6]
   set xtics ('MR' 0) noenhanced scale 0
-  set yrange [0:483.4451189]
+  set yrange [0:520.1499165]
   set format y '% h'
   set key at screen 0.8371428571, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
   plot data index 0 using ($1+0):3 with boxes lc rgb '#0072B2' title 'cnn', \

@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train perplexity (per target subword)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.14:44.86]
+  set xrange [0.04:49.96]
   set xtics 5, 5
   set format x '%.0f'
-  set yrange [3.784266101:4380.346739]
+  set yrange [3.607764605:4380.346739]
   set logscale y 10
   set format y '10^{%L}'
   set ytics 10
@@ -42,7 +42,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid perplexity (per target subword)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.14:44.86]
+  set xrange [0.04:49.96]
   set xtics 5, 5
   set format x '%.0f'
   set yrange [5.162547826:745.1948129]

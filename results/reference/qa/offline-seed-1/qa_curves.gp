@@ -19,13 +19,14 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:2.3]
+  set xrange [0.7:3.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [15.05941065:20.44439163]
+  set yrange [14.89781369:23.83792776]
   set format y '% h'
   unset key
-  plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
+  plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # panel 2: Dev F1
   reset
   set lmargin at screen 0.58
@@ -38,13 +39,14 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:2.3]
+  set xrange [0.7:3.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [27.82332509:33.90554819]
+  set yrange [27.659279:37.35051593]
   set format y '% h'
   unset key
-  plot data index 1 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
+  plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 3 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
@@ -58,7 +60,8 @@ do for [format in "png pdf"] {
   set yrange [0:1]
   set key inside center center horizontal maxrows 1 Left reverse samplen 4 noenhanced nobox
   plot NaN notitle, \
-       keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'sru'
+       keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'lstm', \
+       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'sru'
   unset multiplot
   unset output
 }
