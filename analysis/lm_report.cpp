@@ -116,18 +116,13 @@ void buildLmReport(const RunReader& run, Report& report) {
   auto& summary = report.summary();
   const auto running = std::count_if(units.begin(), units.end(),
                                      [](const Unit& u) { return u.status == "running"; });
-  summary["units_finished"] = static_cast<int64_t>(units.size()) - running;
-  summary["units_running"] = running;
+  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size()), "models",
+                       "the epochs logged so far, the best valid epoch among them, the test "
+                       "number at that epoch and the mean time per epoch");
   if (units.empty()) {
     report.paragraph("No model has finished an epoch yet.");
     return;
   }
-  if (running > 0)
-    report.paragraph("**In progress:** " + std::to_string(running) + " of " +
-                     std::to_string(units.size()) +
-                     " models have not finished (marked \"running\" below): their rows give the "
-                     "epochs logged so far, the best valid epoch among them, the test number at "
-                     "that epoch and the mean time per epoch; they are not final results.");
   const std::string corpus = units.front().corpus, metric = units.front().metric;
   const std::string mname = metricName(metric);
   const auto config = run.config();

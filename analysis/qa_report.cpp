@@ -97,11 +97,8 @@ void buildQaReport(const RunReader& run, Report& report) {
     report.paragraph("Official protocol: trained on train-v1.1.json, scored on dev-v1.1.json.");
   const auto running = std::count_if(units.begin(), units.end(),
                                      [](const QaUnit& u) { return u.status == "running"; });
-  if (running > 0)
-    report.paragraph("**In progress:** " + std::to_string(running) + " of " +
-                     std::to_string(units.size()) +
-                     " readers have not finished (marked \"running\" below): their rows give the "
-                     "best dev epoch among the epochs logged so far; they are not final results.");
+  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size()), "readers",
+                       "the best dev epoch among the epochs logged so far");
   report.paragraph(
       "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
       "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "
@@ -200,8 +197,6 @@ void buildQaReport(const RunReader& run, Report& report) {
 
   auto& summary = report.summary();
   summary["protocol"] = protocol;
-  summary["units_finished"] = static_cast<int64_t>(units.size()) - running;
-  summary["units_running"] = running;
   summary["comparable_with_published"] = !offline;
   std::map<std::string, const QaUnit*> by_encoder;
   for (const auto& u : units) {

@@ -39,6 +39,12 @@ std::vector<std::string> analyzeRun(const std::string& run_dir_or_log,
 // Environment (root attributes) and config sections, and the summary fields every run has.
 void writeEnvironmentSection(const RunReader& run, Report& report);
 
+// For a run still training: summary.json's units_finished and units_running, and when some
+// units run, the paragraph "**In progress:** <running> of <total> <units> have not finished
+// (marked "running" below): their rows give <rows_give>; they are not final results."
+void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
+                          const std::string& rows_give);
+
 // Every group, table, array and text of the log, as Markdown (tables up to max_rows rows).
 void writeGenericSections(const RunReader& run, Report& report, size_t max_rows = 50);
 

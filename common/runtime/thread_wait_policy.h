@@ -5,8 +5,9 @@
 // worker holds the core the other pool's worker needs next, and every parallel op waits for a
 // time slice: measured on a 2-core machine, a PTB-char LM run at --threads 2 took 110 s with
 // OpenBLAS on one thread, 167 s with OpenBLAS on two and these spinning waits, and 71 s with
-// OpenBLAS on two and waits that sleep at once (docs/performance.md). Both libraries read their wait settings when they are loaded, so the
-// only way to set them for the running process is to re-exec it.
+// OpenBLAS on two and waits that sleep at once (docs/performance.md). Both libraries read
+// their wait settings when they are loaded, so the only way to set them for the running process
+// is to re-exec it.
 #include <string>
 
 namespace recurlab {
