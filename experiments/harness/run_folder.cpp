@@ -26,7 +26,8 @@ void addRunFolderOptions(po::options_description& cli, RunFolderOptions& options
   cli.add_options()
       ("run-id", po::value<std::string>(&options.run_id),
        "name of the run folder under <results-root>/<experiment>/ (default: UTC timestamp); "
-       "an existing one is resumed when its config and seed are the same")
+       "an existing one is resumed when its config (description aside) and seed "
+       "are the same")
       ("out", po::value<std::string>(&options.out_dir),
        "run folder to write into, overriding --results-root and --run-id")
       ("results-root", po::value<std::string>(&options.results_root)->default_value("results"),
@@ -139,7 +140,7 @@ void checkSameRun(const std::string& folder, const std::string& experiment,
       } catch (const std::exception&) {
         before = std::get<std::string>(*c);
       }
-      diff = configDifferences(before, config);
+      diff = trainingConfigDifferences(before, config);
     }
     if (const auto s = old->attribute("/", "seed"); s && std::get<int64_t>(*s) != seed)
       diff.push_back("seed: " + std::to_string(std::get<int64_t>(*s)) + " -> " + std::to_string(seed));
@@ -161,6 +162,12 @@ std::vector<std::string> configDifferences(const nlohmann::json& before, const n
   differences(before, now, "", out);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> trainingConfigDifferences(nlohmann::json before, nlohmann::json now) {
+  for (auto* c : {&before, &now})
+    if (c->is_object()) c->erase("description");
+  return configDifferences(before, now);
 }
 
 std::string joinCommandLine(int argc, char** argv) {

@@ -73,6 +73,11 @@ void removeLogGroups(const std::string& file, const std::vector<std::string>& gr
 std::vector<std::string> configDifferences(const nlohmann::json& before,
                                            const nlohmann::json& now);
 
+// configDifferences less the top-level "description": prose about a run changes nothing it
+// trains, so a config whose description was corrected still resumes its folder (the log then
+// records the new text).
+std::vector<std::string> trainingConfigDifferences(nlohmann::json before, nlohmann::json now);
+
 // The full argv joined by spaces, arguments with spaces or quotes single-quoted.
 std::string joinCommandLine(int argc, char** argv);
 

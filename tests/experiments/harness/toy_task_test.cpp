@@ -95,7 +95,7 @@ TEST(ToyTask, EveryTrialDivergedIsRecordedAndTheRunGoesOn) {
   EXPECT_EQ(again.already_finished, 5);
 }
 
-TEST(RunFolder, RefusesAnotherConfigNamingTheKeysAndForceNewStartsAfresh) {
+TEST(RunFolder, RefusesAnotherConfigNamingTheKeysResumesARewordedOneAndForceNewStartsAfresh) {
   ToyFolders f;
   RunFolderOptions o("toy");
   o.results_root = f.root.string();
@@ -111,6 +111,13 @@ TEST(RunFolder, RefusesAnotherConfigNamingTheKeysAndForceNewStartsAfresh) {
     EXPECT_NE(std::string(e.what()).find("--force-new"), std::string::npos);
   }
   EXPECT_THROW(RunFolder(o, {}, "toy", kToy, 5, MachineInfo{}), std::runtime_error);  // seed
+  auto reworded = kToy;
+  reworded["description"] = "the same run, its prose corrected";
+  {
+    RunFolder same(o, {}, "toy", reworded, 4, MachineInfo{});
+    EXPECT_TRUE(same.resumed());
+    EXPECT_EQ(same.path(), (f.root / "toy" / "r1").string());
+  }
   o.force_new = true;
   RunFolder fresh(o, {}, "toy", other, 4, MachineInfo{});
   EXPECT_EQ(fresh.path(), (f.root / "toy" / "r1-2").string());
