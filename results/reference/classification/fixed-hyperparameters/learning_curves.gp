@@ -19,14 +19,16 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'dev accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.64:19.36]
+  set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [64.01143741:79.66300018]
+  set yrange [64.75492787:79.01137509]
   set format y '% h'
   unset key
-  plot data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
-       data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
+  plot data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
@@ -40,7 +42,8 @@ do for [format in "png pdf"] {
   set yrange [0:1]
   set key inside center center horizontal maxrows 1 Left reverse samplen 4 noenhanced nobox
   plot NaN notitle, \
-       keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'cnn'
+       keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'cnn', \
+       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'lstm'
   unset multiplot
   unset output
 }

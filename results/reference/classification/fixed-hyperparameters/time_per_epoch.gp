@@ -10,7 +10,7 @@ do for [format in "png pdf"] {
   # panel 1
   reset
   set lmargin at screen 0.1142857143
-  set rmargin at screen 0.8228571429
+  set rmargin at screen 0.8114285714
   set bmargin at screen 0.1476190476
   set tmargin at screen 0.9666666667
   set border 3 lw 1
@@ -19,14 +19,16 @@ do for [format in "png pdf"] {
   set ylabel 'training time per epoch (s)' noenhanced
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
-  set boxwidth 0.8 absolute
+  set boxwidth 0.4 absolute
   set xrange [-0.6:0.6]
   set xtics ('MR' 0) noenhanced scale 0
-  set yrange [0:520.1499165]
+  set yrange [0:478.2151561]
   set format y '% h'
-  set key at screen 0.8371428571, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
-  plot data index 0 using ($1+0):3 with boxes lc rgb '#0072B2' title 'cnn', \
-       data index 0 using ($1+0):($3-$4):(0):(2*$4) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle
+  set key at screen 0.8257142857, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
+  plot data index 0 using ($1-0.2):3 with boxes lc rgb '#0072B2' title 'cnn', \
+       data index 0 using ($1+0.2):5 with boxes lc rgb '#E69F00' title 'lstm', \
+       data index 0 using ($1-0.2):($3-$4):(0):(2*$4) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle, \
+       data index 0 using ($1+0.2):($5-$6):(0):(2*$6) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle
   unset multiplot
   unset output
 }

@@ -19,17 +19,18 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train perplexity (per target subword)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.04:49.96]
-  set xtics 5, 5
+  set xrange [-0.22:63.22]
+  set xtics 0, 10
   set format x '%.0f'
-  set yrange [3.607764605:4380.346739]
+  set yrange [3.264676902:4380.346739]
   set logscale y 10
   set format y '10^{%L}'
   set ytics 10
   set mytics 10
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 2 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 2: valid
   reset
   set lmargin at screen 0.58
@@ -42,17 +43,18 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid perplexity (per target subword)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.04:49.96]
-  set xtics 5, 5
+  set xrange [-0.22:63.22]
+  set xtics 0, 10
   set format x '%.0f'
-  set yrange [5.162547826:745.1948129]
+  set yrange [4.946636346:745.1948129]
   set logscale y 10
   set format y '10^{%L}'
   set ytics 10
   set mytics 10
   unset key
-  plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 3 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+  plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 4 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 5 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
@@ -67,7 +69,8 @@ do for [format in "png pdf"] {
   set key inside center center horizontal maxrows 1 Left reverse samplen 4 noenhanced nobox
   plot NaN notitle, \
        keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'transformer', \
-       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'transformer_self_iru'
+       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'transformer_self_iru', \
+       keyentry with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 title 'transformer_sru'
   unset multiplot
   unset output
 }
