@@ -160,7 +160,10 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
         "sentences (or streams) per batch, 0 = the model's own");
   offer("beam", po::value(&cl.beam)->default_value(0), "beam size, 1 = greedy, 0 = the model's");
   offer("alpha", po::value(&cl.alpha)->default_value(-1.0),
-        "GNMT length penalty exponent, < 0 = the model's");
+        "length penalty exponent, < 0 = the model's");
+  offer("length-penalty", po::value(&cl.length_penalty)->default_value(""),
+        "gnmt: score log P / ((5+|Y|)/6)^alpha; fairseq: log P / |Y|^alpha (fairseq-generate's "
+        "--lenpen); empty = the model's");
   offer("nbest", po::value(&cl.nbest)->default_value(1),
         "hypotheses per sentence (<= beam); > 1: lines `N<TAB>score<TAB>text`, N the input line");
   offer("seed-text", po::value(&cl.seed_text)->default_value(""), "text the sample continues");

@@ -83,6 +83,7 @@ struct ModelCommandLine {
   int64_t batch_size = 0;      // 0 = the model's own
   int64_t beam = 0;            // translate: 0 = the model's decode.beam
   double alpha = -1;           // translate: < 0 = the model's decode.alpha
+  std::string length_penalty;  // translate: gnmt or fairseq, "" = the model's
   int64_t nbest = 1;           // translate: hypotheses per sentence (<= beam)
   std::string seed_text;       // generate
   double temperature = 1.0;    // generate
@@ -98,7 +99,8 @@ struct ModelCommandSpec {
   std::string name;         // "translate"
   std::string description;  // first paragraph of its --help
   // Offered options besides --model, --threads, --device and --help: input, output,
-  // batch-size, beam, alpha, nbest, seed-text, temperature, top-k, length, seed.
+  // batch-size, beam, alpha, length-penalty, nbest, seed-text, temperature, top-k, length,
+  // seed.
   std::vector<std::string> options;
   std::function<int(const ModelCommandLine&)> run;
 };

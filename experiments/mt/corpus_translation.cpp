@@ -47,6 +47,7 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
       models::BeamSearchOptions beam;
       beam.beam = options.beam;
       beam.alpha = options.alpha;
+      beam.length_penalty = models::parseLengthPenalty(options.length_penalty);
       beam.max_length_a = options.max_length_a;
       beam.max_length_b = options.max_length_b;
       nbest = models::beamSearchNBest(model, batch.source, batch.source_pad, beam, options.nbest);
@@ -58,6 +59,7 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
       models::BeamSearchOptions beam;
       beam.beam = options.beam;
       beam.alpha = options.alpha;
+      beam.length_penalty = models::parseLengthPenalty(options.length_penalty);
       beam.max_length_a = options.max_length_a;
       beam.max_length_b = options.max_length_b;
       best = models::beamSearch(model, batch.source, batch.source_pad, beam);

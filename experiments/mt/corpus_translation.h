@@ -3,6 +3,7 @@
 // lengths, greedy or beam search (models/seq2seq/beam_search.h), the hypotheses returned in the
 // input order with the time it took.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "experiments/mt/token_batches.h"
@@ -15,11 +16,12 @@ namespace recurlab::experiments {
 
 struct TranslationOptions {
   int64_t beam = 5;        // 1 = greedy decoding
-  double alpha = 0.6;      // GNMT length penalty exponent (beam > 1)
+  double alpha = 0.6;      // length penalty exponent (beam > 1)
   double max_length_a = 1.2;
   int64_t max_length_b = 10;
   int64_t batch_sentences = 64;
   int64_t nbest = 1;       // hypotheses kept per sentence (<= beam)
+  std::string length_penalty = "gnmt";  // gnmt or fairseq (models/seq2seq/beam_search.h)
 };
 
 struct ScoredHypothesis {

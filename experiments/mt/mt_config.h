@@ -57,6 +57,7 @@ struct MtTrainOptions;
 struct MtDecodeOptions {
   int64_t beam = 5;
   double alpha = 0.6;
+  std::string length_penalty = "gnmt";  // or fairseq (models/seq2seq/beam_search.h)
   double max_length_a = 1.2;
   int64_t max_length_b = 10;
   std::string test_every_epoch = "beam";  // beam, greedy or none

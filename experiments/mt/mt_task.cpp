@@ -171,6 +171,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   to.label_smoothing = options.label_smoothing;
   to.test = {decode.beam, decode.alpha, decode.max_length_a, decode.max_length_b,
              decode.batch_sentences};
+  to.test.length_penalty = decode.length_penalty;
   to.test_every_epoch = decode.test_every_epoch;
   TranslationTraining training(model, data_, *subwords_, to, seed,
                                torch::Device(ctx.execution.device));
@@ -242,8 +243,10 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
       metrics::formatBleu(bleu, metrics::bleuSignature(mixed, 1), 2);
   r.texts["test_bleu_lc_line"] =
       metrics::formatBleu(bleu_lc, metrics::bleuSignature(lowercase, 1), 2);
-  r.texts["test_decoding"] = "beam " + std::to_string(decode.beam) + ", GNMT length penalty alpha " +
-                             std::to_string(decode.alpha).substr(0, 4) + ", average of the last " +
+  r.texts["test_decoding"] = "beam " + std::to_string(decode.beam) + ", " +
+                             (decode.length_penalty == "gnmt" ? "GNMT" : "fairseq") +
+                             " length penalty alpha " + std::to_string(decode.alpha).substr(0, 4) +
+                             ", average of the last " +
                              std::to_string(averaged) + " epoch checkpoints";
   log.writeText(g + "/test_translations", joinLines(text));
   log.writeText(g + "/test_references", joinLines(data_.test_references));
@@ -304,6 +307,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
                    {"vocabulary", subwords_->size()},
                    {"special_ids", {{"pad", ids.pad}, {"unk", ids.unk}, {"bos", ids.bos}, {"eos", ids.eos}}},
                    {"decode", {{"beam", decode.beam}, {"alpha", decode.alpha},
+                               {"length_penalty", decode.length_penalty},
                                {"max_length_a", decode.max_length_a},
                                {"max_length_b", decode.max_length_b},
                                {"batch_sentences", decode.batch_sentences}}},

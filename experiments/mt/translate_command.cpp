@@ -8,6 +8,7 @@
 #include "experiments/harness/command_input.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/mt/mt_task.h"
+#include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {
@@ -32,6 +33,7 @@ KeptTranslationModel loadKeptTranslationModel(const std::string& dir) {
     const auto& d = c.at("decode");
     m.decode.beam = d.at("beam").get<int64_t>();
     m.decode.alpha = d.at("alpha").get<double>();
+    m.decode.length_penalty = d.value("length_penalty", std::string("gnmt"));  // older models: gnmt
     m.decode.max_length_a = d.at("max_length_a").get<double>();
     m.decode.max_length_b = d.at("max_length_b").get<int64_t>();
     m.decode.batch_sentences = d.at("batch_sentences").get<int64_t>();
@@ -66,6 +68,10 @@ int runTranslate(const ModelCommandLine& cl) {
   auto options = model.decode;
   if (cl.beam > 0) options.beam = cl.beam;
   if (cl.alpha >= 0) options.alpha = cl.alpha;
+  if (!cl.length_penalty.empty()) {
+    models::parseLengthPenalty(cl.length_penalty);  // a bad name fails before any work
+    options.length_penalty = cl.length_penalty;
+  }
   if (cl.batch_size > 0) options.batch_sentences = cl.batch_size;
   options.nbest = cl.nbest;
   if (options.nbest > options.beam)
@@ -93,9 +99,9 @@ int runTranslate(const ModelCommandLine& cl) {
 ModelCommandSpec mtTranslateCommand() {
   return {"translate",
           "recurlab_mt translate: translates one sentence a line (raw text; the model's joint\n"
-          "subwords encode it) with beam search and the GNMT length penalty; by default the\n"
-          "run's own test decoding (beam, alpha, length limits).",
-          {"input,i", "output,o", "batch-size", "beam", "alpha", "nbest"}, runTranslate};
+          "subwords encode it) with beam search; by default the run's own test decoding (beam,\n"
+          "length penalty and alpha, length limits).",
+          {"input,i", "output,o", "batch-size", "beam", "alpha", "length-penalty", "nbest"}, runTranslate};
 }
 
 }  // namespace recurlab::experiments

@@ -14,11 +14,6 @@ namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
-// lp(|Y|) = ((5 + |Y|) / 6)^alpha, |Y| = tokens generated including eos.
-double lengthPenalty(int64_t length, double alpha) {
-  return std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
-}
-
 // Per sentence: at most floor(a·S + b) tokens before eos, S = its real source tokens.
 std::vector<int64_t> maxLengths(const at::Tensor& source_pad, double a, int64_t b) {
   torch::Tensor lengths = source_pad.to(torch::kBool).logical_not().sum(0).to(torch::kCPU);
@@ -95,7 +90,7 @@ std::vector<std::vector<Hypothesis>> finishedHypotheses(Seq2SeqModel& model, con
     auto [values, indices] = total.topk(std::min<int64_t>(2 * K, K * V), 1);
     auto value = values.accessor<double, 2>();
     auto index = indices.accessor<int64_t, 2>();
-    const double penalty = lengthPenalty(t + 1, options.alpha);
+    const double penalty = lengthPenaltyDivisor(options.length_penalty, t + 1, options.alpha);
 
     std::vector<int64_t> still_active, rows, tokens;
     std::vector<double> kept_scores;
@@ -144,6 +139,21 @@ std::vector<std::vector<Hypothesis>> finishedHypotheses(Seq2SeqModel& model, con
 }
 
 }  // namespace
+
+LengthPenalty parseLengthPenalty(const std::string& name) {
+  if (name == "gnmt") return LengthPenalty::Gnmt;
+  if (name == "fairseq") return LengthPenalty::Fairseq;
+  throw std::invalid_argument("length penalty '" + name + "': expected gnmt or fairseq");
+}
+
+std::string lengthPenaltyName(LengthPenalty kind) {
+  return kind == LengthPenalty::Gnmt ? "gnmt" : "fairseq";
+}
+
+double lengthPenaltyDivisor(LengthPenalty kind, int64_t length, double alpha) {
+  const auto y = static_cast<double>(length);
+  return std::pow(kind == LengthPenalty::Gnmt ? (5.0 + y) / 6.0 : y, alpha);
+}
 
 std::vector<Hypothesis> beamSearch(Seq2SeqModel& model, const at::Tensor& source,
                                    const at::Tensor& source_pad,

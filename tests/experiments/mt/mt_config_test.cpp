@@ -52,6 +52,11 @@ TEST(MtConfig, BadKeysAndValuesNameTheKey) {
   j["decode"] = {{"beam", 0}};
   EXPECT_NE(errorOf(j).find("beam"), std::string::npos) << errorOf(j);
   j = minimal();
+  j["decode"] = {{"length_penalty", "average"}};
+  EXPECT_NE(errorOf(j).find("length_penalty"), std::string::npos) << errorOf(j);
+  EXPECT_EQ(MtDecodeOptions::fromJson({{"length_penalty", "fairseq"}}, "decode").length_penalty,
+            "fairseq");
+  j = minimal();
   j["train"] = {{"label_smoothing", 1.5}};
   EXPECT_NE(errorOf(j).find("label_smoothing"), std::string::npos) << errorOf(j);
   j = minimal();

@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <vector>
+#include <utility>
 
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
@@ -102,8 +103,10 @@ double logProbability(const std::vector<int64_t>& source, const std::vector<int6
   return total;
 }
 
-double score(double log_probability, size_t tokens, double alpha) {
-  return log_probability / std::pow((5.0 + static_cast<double>(tokens + 1)) / 6.0, alpha);
+// GNMT: log P / ((5 + |Y|) / 6)^alpha; fairseq: log P / |Y|^alpha; |Y| = tokens + eos.
+double score(double log_probability, size_t tokens, double alpha, bool fairseq = false) {
+  const double y = static_cast<double>(tokens + 1);
+  return log_probability / std::pow(fairseq ? y : (5.0 + y) / 6.0, alpha);
 }
 
 struct Exhaustive {
@@ -113,14 +116,15 @@ struct Exhaustive {
 };
 
 // Every sequence over {A, B} of at most `max_length` tokens, then eos.
-Exhaustive exhaustiveSearch(const std::vector<int64_t>& source, int64_t max_length, double alpha) {
+Exhaustive exhaustiveSearch(const std::vector<int64_t>& source, int64_t max_length, double alpha,
+                            bool fairseq = false) {
   Exhaustive e;
   std::vector<std::vector<int64_t>> level = {{}};
   for (int64_t length = 0; length <= max_length; ++length) {
     std::vector<std::vector<int64_t>> next;
     for (const auto& y : level) {
       ++e.hypotheses;
-      const double s = score(logProbability(source, y), y.size(), alpha);
+      const double s = score(logProbability(source, y), y.size(), alpha, fairseq);
       if (s > e.best_score) {
         e.best_score = s;
         e.best = y;
@@ -154,18 +158,22 @@ TEST(BeamSearchExhaustive, AWideBeamReturnsTheArgmaxOfEverySource) {
   SourceAwareModel model;
   auto [source, pad] = batch();
   bool differ = false;
-  for (double alpha : {0.0, 0.6, 1.5}) {
+  for (const auto& [alpha, fairseq] : std::vector<std::pair<double, bool>>{
+           {0.0, false}, {0.6, false}, {1.5, false}, {1.0, true}}) {
     BeamSearchOptions o;
     o.beam = 32;  // >= 31 hypotheses of the longest source
     o.alpha = alpha;
+    o.length_penalty = fairseq ? LengthPenalty::Fairseq : LengthPenalty::Gnmt;
     o.max_length_a = 1.0;
     o.max_length_b = 0;
     const auto found = beamSearch(model, source, pad, o);
     ASSERT_EQ(found.size(), kSources.size());
     std::vector<std::vector<int64_t>> bests;
     for (size_t b = 0; b < kSources.size(); ++b) {
-      SCOPED_TRACE("alpha " + std::to_string(alpha) + ", source " + std::to_string(b));
-      const auto e = exhaustiveSearch(kSources[b], static_cast<int64_t>(kSources[b].size()), alpha);
+      SCOPED_TRACE("alpha " + std::to_string(alpha) + (fairseq ? " fairseq" : " gnmt") +
+                   ", source " + std::to_string(b));
+      const auto e =
+          exhaustiveSearch(kSources[b], static_cast<int64_t>(kSources[b].size()), alpha, fairseq);
       EXPECT_EQ(e.hypotheses, (int64_t{2} << kSources[b].size()) - 1);
       EXPECT_EQ(found[b].tokens, e.best);
       EXPECT_NEAR(found[b].score, e.best_score, 1e-9);

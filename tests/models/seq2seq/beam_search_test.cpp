@@ -103,6 +103,27 @@ TEST(BeamSearch, TheGnmtLengthPenaltyCountingEosChangesTheWinner) {
   EXPECT_EQ(beamSearch(*model, source, pad, options)[0].tokens, (std::vector<int64_t>{Bt}));
 }
 
+// fairseq's penalty |Y|^alpha pushes harder towards length: at alpha 0.6 "a a" wins,
+// log .33 / 3^0.6 = -0.5735 against log .36 / 2^0.6 = -0.6741, where GNMT's picks "b".
+TEST(BeamSearch, TheFairseqLengthPenaltyDividesByTheLengthToTheAlpha) {
+  auto model = toyModel();
+  auto [source, pad] = twoSources();
+  BeamSearchOptions options;
+  options.beam = 2;
+  options.alpha = 0.6;
+  options.length_penalty = LengthPenalty::Fairseq;
+  const auto beam = beamSearch(*model, source, pad, options);
+  for (const auto& h : beam) {
+    EXPECT_EQ(h.tokens, (std::vector<int64_t>{A, A}));
+    EXPECT_NEAR(h.score, std::log(0.33) / std::pow(3.0, 0.6), 1e-6);
+  }
+  EXPECT_DOUBLE_EQ(lengthPenaltyDivisor(LengthPenalty::Fairseq, 7, 1.0), 7.0);
+  EXPECT_DOUBLE_EQ(lengthPenaltyDivisor(LengthPenalty::Gnmt, 7, 1.0), 2.0);
+  EXPECT_EQ(parseLengthPenalty("fairseq"), LengthPenalty::Fairseq);
+  EXPECT_EQ(lengthPenaltyName(parseLengthPenalty("gnmt")), "gnmt");
+  EXPECT_THROW(parseLengthPenalty("average"), std::invalid_argument);
+}
+
 TEST(BeamSearch, MaximumLengthAIsTimesSourcePlusBTokensBeforeEos) {
   auto model = toyModel();
   auto [source, pad] = twoSources();
