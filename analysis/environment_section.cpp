@@ -15,7 +15,11 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   env.addRow({"device", text("device")});
   env.addRow({"threads", text("threads")});
   env.addRow({"BLAS core", text("blas_core")});
-  env.addRow({"BLAS threads", text("blas_threads")});
+  // The bench sets OpenBLAS's threads per measurement, not once for the process.
+  const auto& log = run.log();
+  const bool per_case = log.exists("/bench") && log.attribute("/bench", "blas_threads");
+  env.addRow({"BLAS threads", per_case ? "per measurement: " + log.stringAttribute("/bench", "blas_threads")
+                                       : text("blas_threads")});
   env.addRow({"idle threads", text("thread_waits")});
   env.addRow({"heap (glibc malloc)", text("heap_policy")});
   const auto gemm = run.log().attribute("/", "gemm_gflops");

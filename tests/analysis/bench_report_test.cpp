@@ -138,6 +138,22 @@ TEST(BenchReport, NamesTheThreadWaitsAndSingleThreadedBlas) {
   EXPECT_NE(md.find("Idle threads (both sides): OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=4."),
             std::string::npos) << md;
   EXPECT_NE(md.find("OpenBLAS ran on one thread on both sides"), std::string::npos) << md;
+  // The environment table gives the bench's per-measurement setting, not the process's.
+  EXPECT_NE(md.find("| BLAS threads | per measurement: 1 |"), std::string::npos) << md;
+}
+
+TEST(BenchReport, EnvironmentSaysOpenBlasFollowsEachMeasurementsThreads) {
+  testing::TempDir dir;
+  {
+    Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, true);
+    log.setAttribute("/", "blas_threads", int64_t{1});
+    log.setAttribute("/bench", "blas_threads", std::string("the thread count"));
+    addCase(log, 0, "mt_train", "target tokens", 4000, {{1, 0, 1.0, 2.0}, {2, 0, 1.0, 1.0}}, true);
+  }
+  analyzeRun(dir.path().string());
+  const auto md = fileText(dir.path() / "report.md");
+  EXPECT_NE(md.find("| BLAS threads | per measurement: the thread count |"), std::string::npos) << md;
 }
 
 }  // namespace
