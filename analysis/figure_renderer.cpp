@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -71,8 +72,32 @@ std::vector<OutputFormat> figureFormats() {
   return formats;
 }
 
+bool stampPdfCreationDate(const std::string& pdf, const std::string& utc_timestamp) {
+  std::string digits;
+  for (char c : utc_timestamp.substr(0, 19))
+    if (c >= '0' && c <= '9') digits += c;
+  if (digits.size() != 14) return false;
+  std::string bytes;
+  {
+    std::ifstream in(pdf, std::ios::binary);
+    if (!in) return false;
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string key = "/CreationDate (D:";
+  const auto at = bytes.find(key);
+  if (at == std::string::npos || at + key.size() + 14 > bytes.size()) return false;
+  const auto first = at + key.size();
+  for (size_t i = 0; i < 14; ++i)
+    if (bytes[first + i] < '0' || bytes[first + i] > '9') return false;
+  bytes.replace(first, 14, digits);
+  std::ofstream out(pdf, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  if (!out) throw std::runtime_error("error writing " + pdf);
+  return true;
+}
+
 RenderedFigure renderFigure(const Figure& figure, const std::string& directory,
-                            const std::string& stem) {
+                            const std::string& stem, const std::string& pdf_date) {
   const fs::path dir(directory);
   const std::string png = (dir / (stem + ".png")).string();
   const auto formats = figureFormats();
@@ -101,6 +126,7 @@ RenderedFigure renderFigure(const Figure& figure, const std::string& directory,
     if (!fs::exists(image) || fs::file_size(image, ec) == 0)
       throw std::runtime_error("figure " + image.string() + ": gnuplot wrote no image from " +
                                script + (out.messages.empty() ? "" : ": " + out.messages));
+    if (f.extension == "pdf" && !pdf_date.empty()) stampPdfCreationDate(image.string(), pdf_date);
     out.files.push_back(image.string());
   }
   return out;

@@ -24,8 +24,14 @@ struct RenderedFigure {
 
 // Throws std::runtime_error naming the figure's file when gnuplot is missing (the script and data
 // are written all the same), fails, or writes an empty image; std::invalid_argument when the
-// figure has nothing to draw.
+// figure has nothing to draw. A `pdf_date` (UTC, "2026-11-24T19:59:37Z") replaces the time cairo
+// stamps into the PDF, so that drawing a figure again from the same log gives the same bytes.
 RenderedFigure renderFigure(const Figure& figure, const std::string& directory,
-                            const std::string& stem);
+                            const std::string& stem, const std::string& pdf_date = "");
+
+// Rewrites the 14 digits of the PDF's /CreationDate (D:YYYYMMDDHHMMSS...) in place (the same
+// length, so no offset in the file moves) from a UTC timestamp "YYYY-MM-DDTHH:MM:SS...". Returns
+// false, changing nothing, when the file has no such date or the timestamp is not of that form.
+bool stampPdfCreationDate(const std::string& pdf, const std::string& utc_timestamp);
 
 }  // namespace recurlab::analysis

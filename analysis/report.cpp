@@ -54,7 +54,7 @@ void Report::code(const std::string& text, const std::string& language) {
 
 void Report::figure(const Figure& figure, const std::string& stem, const std::string& caption) {
   try {
-    const RenderedFigure drawn = renderFigure(figure, run_dir_, stem);
+    const RenderedFigure drawn = renderFigure(figure, run_dir_, stem, figure_date_);
     if (!drawn.messages.empty())
       std::cerr << "recurlab_analyze: gnuplot on " << stem << ".gp: " << drawn.messages << "\n";
     files_.insert(files_.end(), drawn.files.begin(), drawn.files.end());

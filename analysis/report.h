@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/figure.h"
@@ -29,6 +30,9 @@ class Report {
   // many runs it summarises. When gnuplot fails the report says so in place of the image and
   // the run's other outputs are still written.
   void figure(const Figure& figure, const std::string& stem, const std::string& caption);
+  // The date the figures' PDFs carry (UTC, as the log's start_time): the run's, not the
+  // drawing's, so that a report drawn again from the same log is the same bytes.
+  void setFigureDate(std::string utc_timestamp) { figure_date_ = std::move(utc_timestamp); }
 
   // A headline table for the terminal (`recurlab_analyze --summary`, which every driver runs
   // at the end of a run): its title and the table as Markdown. Not written into report.md.
@@ -43,7 +47,7 @@ class Report {
   void write();
 
  private:
-  std::string run_dir_, markdown_, terminal_;
+  std::string run_dir_, markdown_, terminal_, figure_date_;
   nlohmann::json summary_ = nlohmann::json::object();
   std::vector<std::string> files_;
 };

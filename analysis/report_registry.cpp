@@ -67,6 +67,7 @@ std::vector<std::string> analyzeRun(const std::string& run_dir_or_log,
   const RunReader run(run_dir_or_log);
   const std::string kind = run.experiment();
   Report report(run.runDirectory());
+  report.setFigureDate(run.rootText("start_time"));
   report.heading(1, "Run " + run.runId() + ": " + kind);
   writeEnvironmentSection(run, report);
   const auto it = registry().find(kind);

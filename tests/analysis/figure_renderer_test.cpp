@@ -4,11 +4,14 @@
 
 #include <cmath>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <iterator>
 #include <string>
+#include <thread>
 
 #include "tests/analysis/temp_dir.h"
 #include "tests/analysis/series_builders.h"
@@ -126,6 +129,39 @@ TEST_F(FigureRendering, EveryKindWritesPngVectorScriptAndData) {
   const std::string cmd = "cd '" + dir.path().string() + "' && " + gnuplotCommand() + " band.gp";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_GT(fs::file_size(dir.file("band.png")), 0u);
+}
+
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
+  if (figureFormats().back().extension != "pdf") GTEST_SKIP() << "no pdfcairo";
+  TempDir first, second;
+  renderFigure(logFigure(), first.path().string(), "curve", "2026-11-24T19:59:37Z");
+  // cairo stamps the wall clock to the second: draw the second copy in a later second.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  renderFigure(logFigure(), second.path().string(), "curve", "2026-11-24T19:59:37Z");
+  for (const char* file : {"curve.pdf", "curve.png", "curve.gp", "curve.dat"})
+    EXPECT_EQ(fileBytes(first.file(file)), fileBytes(second.file(file))) << file;
+  EXPECT_NE(fileBytes(first.file("curve.pdf")).find("/CreationDate (D:20261124195937"),
+            std::string::npos);
+}
+
+TEST(PdfCreationDate, TheFourteenDigitsAreReplacedInPlaceOrNothingChanges) {
+  TempDir dir;
+  const std::string pdf = dir.file("a.pdf");
+  std::ofstream(pdf, std::ios::binary) << "%PDF-1.5\n<< /CreationDate (D:20200101000000Z) >>\n";
+  EXPECT_TRUE(stampPdfCreationDate(pdf, "2026-11-24T19:59:37Z"));
+  EXPECT_EQ(fileBytes(pdf), "%PDF-1.5\n<< /CreationDate (D:20261124195937Z) >>\n");
+  EXPECT_FALSE(stampPdfCreationDate(pdf, "yesterday"));
+  EXPECT_FALSE(stampPdfCreationDate(pdf, ""));
+  EXPECT_EQ(fileBytes(pdf), "%PDF-1.5\n<< /CreationDate (D:20261124195937Z) >>\n");
+  const std::string plain = dir.file("b.pdf");
+  std::ofstream(plain, std::ios::binary) << "%PDF-1.5\n<< /Producer (x) >>\n";
+  EXPECT_FALSE(stampPdfCreationDate(plain, "2026-11-24T19:59:37Z"));
+  EXPECT_FALSE(stampPdfCreationDate(dir.file("missing.pdf"), "2026-11-24T19:59:37Z"));
 }
 
 TEST(FigureRenderingWithoutGnuplot, ErrorNamesTheFigureFile) {
