@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [64.75492787:79.01137509]
+  set yrange [64.72206447:79.70150662]
   set format y '% h'
   unset key
   plot data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \

@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:5.3]
+  set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.583780739:2.335241204]
+  set yrange [1.562106216:2.336273324]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -40,10 +40,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:5.3]
+  set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.574786372:1.82937628]
+  set yrange [1.558298085:1.830161436]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
