@@ -166,6 +166,7 @@ void buildBenchReport(const RunReader& run, Report& report) {
   panel.title = "recurlab / PyTorch, per case";
   panel.y.label = "speed ratio recurlab / PyTorch (×)";
   panel.x.label = "case";
+  panel.levels.push_back({1.0, "1× = as fast as PyTorch"});
   for (int t : thread_counts) {
     BarSeries s;
     s.title = std::to_string(t) + (t == 1 ? " thread" : " threads");

@@ -60,6 +60,13 @@ struct HeatMap {
   bool show_values = false;  // write each cell's value in it (small maps only)
 };
 
+// A horizontal line across a bar panel at a value that reads as a bar's yardstick (e.g. 1× for
+// speed ratios: parity), thin, dark grey, dashed, its label in the key.
+struct LevelLine {
+  double y = 0;
+  std::string label;
+};
+
 struct Panel {
   std::string title;
   Axis x, y;
@@ -68,6 +75,7 @@ struct Panel {
   std::vector<LineSeries> lines;
   std::vector<std::string> categories;
   std::vector<BarSeries> bars;
+  std::vector<LevelLine> levels;  // bar panels only
   std::optional<HeatMap> heat_map;
 
   bool empty() const;  // nothing drawable (no finite point, no bar, no cell)

@@ -185,6 +185,12 @@ void validate(const Panel& p, const std::string& where) {
   if (kinds > 1)
     throw std::invalid_argument(where + ": a panel holds one kind (lines, bars or a heat map), "
                                 "this one mixes them");
+  if (!p.levels.empty() && p.bars.empty())
+    throw std::invalid_argument(where + ": level lines go on bar panels (a line panel draws a "
+                                "reference series instead)");
+  for (const auto& l : p.levels)
+    if (!std::isfinite(l.y))
+      throw std::invalid_argument(where + ": level line '" + l.label + "' is not a finite value");
   for (const auto& s : p.lines) {
     if (s.x.size() != s.y.size())
       throw std::invalid_argument(where + ", series '" + s.title + "': " +
@@ -313,6 +319,10 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
       yhi = std::max(yhi, b.values[i] + e);
       ylo = std::min(ylo, b.values[i] - e);
     }
+  for (const auto& l : p.levels) {
+    yhi = std::max(yhi, l.y);
+    ylo = std::min(ylo, l.y);
+  }
   plan.x = {-0.6, static_cast<double>(p.categories.size()) - 0.4};
   if (p.y.range) {
     plan.y = {p.y.range->first, p.y.range->second};
@@ -367,6 +377,21 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
     }
   }
   plan.plot_items.insert(plan.plot_items.end(), errors.begin(), errors.end());
+  // Level lines are drawn as arrows (the panel's commands); their labels go in the key, clear of
+  // the bars.
+  for (const auto& l : p.levels) {
+    if (l.label.empty()) continue;
+    const std::string with = "lines lw " + num(style::kReferenceLineWidth) + " dt 2 lc rgb " +
+                             quoted(style::kReferenceColour);
+    KeyEntry e{l.label, with, true};
+    if (shared_key) {
+      if (!shared.count(l.label)) shared_order.push_back(l.label);
+      shared.emplace(l.label, e);
+    } else if (plan.key != KeyPlacement::Off) {
+      plan.plot_items.push_back("keyentry with " + with + " title " + quoted(l.label));
+      plan.entries.push_back(e);
+    }
+  }
   ++block;
 }
 
@@ -576,6 +601,10 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
       s << "set xtics " << tickList(p.categories) << " noenhanced scale 0\n";
       s << axisCommands("y", p.y, plan.y);
+      for (const auto& l : p.levels)
+        s << "set arrow from graph 0, first " << num(l.y) << " to graph 1, first " << num(l.y)
+          << " nohead front lw " << style::kReferenceLineWidth << " dt 2 lc rgb "
+          << quoted(style::kReferenceColour) << "\n";
     } else {
       s << "set grid xtics ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
       s << axisCommands("x", p.x, plan.x) << axisCommands("y", p.y, plan.y);

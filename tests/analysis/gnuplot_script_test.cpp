@@ -254,6 +254,29 @@ TEST(GnuplotScript, ScriptWritesEveryFormatFromItsDataFile) {
   EXPECT_TRUE(contains(g.script, "set output 'fig.'.format")) << g.script;
 }
 
+TEST(GnuplotScript, ALevelLineCrossesABarPanelAndTheRangeReachesIt) {
+  Figure f;
+  Panel p;
+  p.categories = {"lm", "mt"};
+  p.bars.push_back(barSeries("1 thread", {0.5, 0.8}, {}));
+  p.levels.push_back({1.0, "1× = parity"});
+  f.panels.push_back(p);
+  const auto g = gnuplotScript(f, "ratios", kFormats);
+  EXPECT_TRUE(contains(g.script, "set arrow from graph 0, first 1 to graph 1, first 1 nohead"))
+      << g.script;
+  EXPECT_TRUE(contains(g.script, "keyentry with lines lw 1.5 dt 2 lc rgb '#444444' title '1× = parity'"))
+      << g.script;
+  // Every bar is below 1, yet the y range goes above the line.
+  const auto at = g.script.find("set yrange [");
+  ASSERT_NE(at, std::string::npos) << g.script;
+  const double top = std::stod(g.script.substr(g.script.find(':', at) + 1));
+  EXPECT_GT(top, 1.0) << g.script;
+  // Only bar panels take level lines.
+  Figure lines = oneLinePanel(line("a", {1, 2}, {1, 2}));
+  lines.panels[0].levels.push_back({1.0, "x"});
+  EXPECT_THROW(gnuplotScript(lines, "bad", kFormats), std::invalid_argument);
+}
+
 TEST(GnuplotScript, MismatchedSeriesNameTheFigureAndSeries) {
   try {
     gnuplotScript(oneLinePanel(line("short", {1, 2, 3}, {1, 2})), "bad", kFormats);
