@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.562106216:2.336273324]
+  set yrange [1.499970309:2.339232177]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -43,7 +43,7 @@ do for [format in "png pdf"] {
   set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.558298085:1.830161436]
+  set yrange [1.533439775:1.831345165]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \

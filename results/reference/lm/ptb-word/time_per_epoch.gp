@@ -20,9 +20,9 @@ do for [format in "png pdf"] {
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
   set boxwidth 0.8 absolute
-  set xrange [-0.6:1.6]
-  set xtics ('qrnn' 0, 'sru' 1) noenhanced scale 0
-  set yrange [0:8704.480143]
+  set xrange [-0.6:2.6]
+  set xtics ('lstm' 0, 'qrnn' 1, 'sru' 2) noenhanced scale 0
+  set yrange [0:9328.433117]
   set format y '% h'
   unset key
   plot data index 0 using ($1+0):3 with boxes lc rgb '#0072B2' notitle
