@@ -22,13 +22,15 @@ do for [format in "png pdf"] {
   set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [64.72206447:79.70150662]
+  set yrange [64.74632029:79.19213436]
   set format y '% h'
   unset key
-  plot data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+  plot data index 2 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#009E73' notitle, \
+       data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
        data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
        data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 2 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
@@ -43,7 +45,8 @@ do for [format in "png pdf"] {
   set key inside center center horizontal maxrows 1 Left reverse samplen 4 noenhanced nobox
   plot NaN notitle, \
        keyentry with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 title 'cnn', \
-       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'lstm'
+       keyentry with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 title 'lstm', \
+       keyentry with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 title 'sru2'
   unset multiplot
   unset output
 }

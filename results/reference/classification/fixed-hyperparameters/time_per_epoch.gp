@@ -19,16 +19,18 @@ do for [format in "png pdf"] {
   set ylabel 'training time per epoch (s)' noenhanced
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
-  set boxwidth 0.4 absolute
+  set boxwidth 0.2666666667 absolute
   set xrange [-0.6:0.6]
   set xtics ('MR' 0) noenhanced scale 0
   set yrange [0:478.2151561]
   set format y '% h'
   set key at screen 0.8257142857, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
-  plot data index 0 using ($1-0.2):3 with boxes lc rgb '#0072B2' title 'cnn', \
-       data index 0 using ($1+0.2):5 with boxes lc rgb '#E69F00' title 'lstm', \
-       data index 0 using ($1-0.2):($3-$4):(0):(2*$4) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle, \
-       data index 0 using ($1+0.2):($5-$6):(0):(2*$6) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle
+  plot data index 0 using ($1-0.2666666667):3 with boxes lc rgb '#0072B2' title 'cnn', \
+       data index 0 using ($1+0):5 with boxes lc rgb '#E69F00' title 'lstm', \
+       data index 0 using ($1+0.2666666667):7 with boxes lc rgb '#009E73' title 'sru2', \
+       data index 0 using ($1-0.2666666667):($3-$4):(0):(2*$4) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle, \
+       data index 0 using ($1+0):($5-$6):(0):(2*$6) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle, \
+       data index 0 using ($1+0.2666666667):($7-$8):(0):(2*$8) with vectors heads size screen 0.008,90 lc rgb '#000000' lw 1 notitle
   unset multiplot
   unset output
 }

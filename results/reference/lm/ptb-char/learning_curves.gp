@@ -19,7 +19,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:6.3]
+  set xrange [0.7:7.3]
   set xtics 1, 1
   set format x '%.0f'
   set yrange [1.499970309:2.339232177]
@@ -40,7 +40,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:6.3]
+  set xrange [0.7:7.3]
   set xtics 1, 1
   set format x '%.0f'
   set yrange [1.533439775:1.831345165]
