@@ -22,7 +22,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
                                        : text("blas_threads")});
   env.addRow({"idle threads", text("thread_waits")});
   env.addRow({"heap (glibc malloc)", text("heap_policy")});
-  const auto gemm = run.log().attribute("/", "gemm_gflops");
+  const auto gemm = log.attribute("/", "gemm_gflops");
   env.addRow({"GEMM GFLOP/s (float 1024³)",
               gemm && std::holds_alternative<double>(*gemm)
                   ? formatNumber(std::get<double>(*gemm), 4)
@@ -48,7 +48,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
                           "start_time", "end_time"})
     s[key] = run.rootText(key);
   for (const char* key : {"threads", "blas_threads"})
-    if (const auto t = run.log().attribute("/", key); t && std::holds_alternative<int64_t>(*t))
+    if (const auto t = log.attribute("/", key); t && std::holds_alternative<int64_t>(*t))
       s[key] = std::get<int64_t>(*t);
   if (const std::string waits = run.rootText("thread_waits"); !waits.empty())
     s["thread_waits"] = waits;

@@ -162,13 +162,14 @@ struct PanelPlan {
   std::vector<std::pair<double, double>> samples;  // plot fractions, for the key search
 };
 
+// The stroke of reference series and level lines: thin, dark grey, dashed.
+std::string referenceStroke() {
+  return "lw " + num(style::kReferenceLineWidth) + " dt 2 lc rgb " + quoted(style::kReferenceColour);
+}
+
 std::string lineStyle(const LineSeries& s, int index) {
+  if (s.reference) return "lines " + referenceStroke();
   std::ostringstream o;
-  if (s.reference) {
-    o << "lines lw " << style::kReferenceLineWidth << " dt 2 lc rgb "
-      << quoted(style::kReferenceColour);
-    return o.str();
-  }
   o << (s.points ? "linespoints" : "lines") << " lw " << style::kLineWidth << " lc rgb "
     << quoted(style::colour(index)) << " dt " << style::dashType(index, s.dashed);
   if (s.points) o << " pt " << style::pointType(index) << " ps " << style::kPointSize;
@@ -381,8 +382,7 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
   // the bars.
   for (const auto& l : p.levels) {
     if (l.label.empty()) continue;
-    const std::string with = "lines lw " + num(style::kReferenceLineWidth) + " dt 2 lc rgb " +
-                             quoted(style::kReferenceColour);
+    const std::string with = "lines " + referenceStroke();
     KeyEntry e{l.label, with, true};
     if (shared_key) {
       if (!shared.count(l.label)) shared_order.push_back(l.label);
@@ -603,8 +603,7 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       s << axisCommands("y", p.y, plan.y);
       for (const auto& l : p.levels)
         s << "set arrow from graph 0, first " << num(l.y) << " to graph 1, first " << num(l.y)
-          << " nohead front lw " << style::kReferenceLineWidth << " dt 2 lc rgb "
-          << quoted(style::kReferenceColour) << "\n";
+          << " nohead front " << referenceStroke() << "\n";
     } else {
       s << "set grid xtics ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
       s << axisCommands("x", p.x, plan.x) << axisCommands("y", p.y, plan.y);

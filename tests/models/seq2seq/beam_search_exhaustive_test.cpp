@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"

@@ -71,6 +71,15 @@ std::pair<torch::Tensor, torch::Tensor> twoSources() {
   return {torch::full({3, 2}, A, torch::kLong), torch::zeros({3, 2}, torch::kBool)};
 }
 
+// A beam of two over the toy table (which has two tokens besides eos).
+BeamSearchOptions beamOfTwo(double alpha, LengthPenalty kind = LengthPenalty::Gnmt) {
+  BeamSearchOptions options;
+  options.beam = 2;
+  options.alpha = alpha;
+  options.length_penalty = kind;
+  return options;
+}
+
 TEST(BeamSearch, TheBestBeamOfAToyTableDiffersFromGreedy) {
   auto model = toyModel();
   auto [source, pad] = twoSources();
@@ -78,10 +87,7 @@ TEST(BeamSearch, TheBestBeamOfAToyTableDiffersFromGreedy) {
   ASSERT_EQ(greedy.size(), 2u);
   EXPECT_EQ(greedy[0].tokens, (std::vector<int64_t>{A, A}));
   EXPECT_NEAR(greedy[0].log_probability, std::log(0.6 * 0.55), 1e-6);
-  BeamSearchOptions options;
-  options.beam = 2;
-  options.alpha = 0.0;
-  const auto beam = beamSearch(*model, source, pad, options);
+  const auto beam = beamSearch(*model, source, pad, beamOfTwo(0.0));
   for (const auto& h : beam) {
     EXPECT_EQ(h.tokens, (std::vector<int64_t>{Bt}));
     EXPECT_NEAR(h.log_probability, std::log(0.4 * 0.9), 1e-6);
@@ -92,9 +98,7 @@ TEST(BeamSearch, TheBestBeamOfAToyTableDiffersFromGreedy) {
 TEST(BeamSearch, TheGnmtLengthPenaltyCountingEosChangesTheWinner) {
   auto model = toyModel();
   auto [source, pad] = twoSources();
-  BeamSearchOptions options;
-  options.beam = 2;
-  options.alpha = 1.0;
+  auto options = beamOfTwo(1.0);
   const auto beam = beamSearch(*model, source, pad, options);
   EXPECT_EQ(beam[1].tokens, (std::vector<int64_t>{A, A}));
   EXPECT_NEAR(beam[1].score, std::log(0.33) / (8.0 / 6.0), 1e-6);
@@ -108,11 +112,7 @@ TEST(BeamSearch, TheGnmtLengthPenaltyCountingEosChangesTheWinner) {
 TEST(BeamSearch, TheFairseqLengthPenaltyDividesByTheLengthToTheAlpha) {
   auto model = toyModel();
   auto [source, pad] = twoSources();
-  BeamSearchOptions options;
-  options.beam = 2;
-  options.alpha = 0.6;
-  options.length_penalty = LengthPenalty::Fairseq;
-  const auto beam = beamSearch(*model, source, pad, options);
+  const auto beam = beamSearch(*model, source, pad, beamOfTwo(0.6, LengthPenalty::Fairseq));
   for (const auto& h : beam) {
     EXPECT_EQ(h.tokens, (std::vector<int64_t>{A, A}));
     EXPECT_NEAR(h.score, std::log(0.33) / std::pow(3.0, 0.6), 1e-6);
@@ -127,9 +127,7 @@ TEST(BeamSearch, TheFairseqLengthPenaltyDividesByTheLengthToTheAlpha) {
 TEST(BeamSearch, MaximumLengthAIsTimesSourcePlusBTokensBeforeEos) {
   auto model = toyModel();
   auto [source, pad] = twoSources();
-  BeamSearchOptions options;
-  options.beam = 2;
-  options.alpha = 1.0;
+  auto options = beamOfTwo(1.0);
   options.max_length_a = 0.0;
   options.max_length_b = 1;  // one token, then eos is forced: "a a" is out of reach
   const auto beam = beamSearch(*model, source, pad, options);
