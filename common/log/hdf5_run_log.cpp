@@ -5,12 +5,15 @@
 #include <H5Cpp.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <numeric>
 #include <set>
 #include <stdexcept>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,12 @@ int unlocked_log_reads = 0;  // live UnlockedLogReads objects
 // Rows per chunk of a table: small enough that a run with few rows wastes little space,
 // large enough that a long table does not drown in chunk metadata.
 constexpr hsize_t kTableChunkRows = 128;
+
+std::string parentFolder(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
 
 bool fileExists(const std::string& path) {
   struct stat st;
@@ -78,6 +87,16 @@ class OpenObject {
   bool is_group_;
 };
 
+// A writable log's file access: in memory, read from the file when it exists, written only
+// by Impl::commit. HDF5's own file lock is off: the file it reads is replaced at the first
+// write anyway, and the one-writer rule is Impl::lockForWriting's.
+H5::FileAccPropList inMemory() {
+  H5::FileAccPropList access;
+  access.setCore(1 << 16, false);
+  H5Pset_file_locking(access.getId(), false, true);
+  return access;
+}
+
 H5::StrType utf8VariableString() {
   H5::StrType type(H5::PredType::C_S1, H5T_VARIABLE);
   type.setCset(H5T_CSET_UTF8);
@@ -104,6 +123,44 @@ struct Hdf5RunLog::Impl {
   std::string path;
   Mode mode;
   H5::H5File file;
+  std::vector<char> image;  // the last file image written (reused buffer)
+  bool durable = false;     // fsync each image before it replaces the log (sync())
+  int lock_fd = -1;         // the writer's flock on `<path>.lock`
+
+  // One writer per log: the file itself is replaced at every write, so the lock lives on a
+  // file beside it, removed when the writer closes the log. A lock file left by a killed
+  // writer is taken over. After flock, the name must still be the locked file: a writer
+  // closing at that moment may have removed it, and a third would then lock a new one.
+  void lockForWriting() {
+    const std::string lock = path + ".lock";
+    for (;;) {
+      const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0)
+        throw std::runtime_error("Hdf5RunLog: cannot create " + lock + ": " + std::strerror(errno));
+      if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        throw std::runtime_error("Hdf5RunLog: another process is writing " + path + " (it holds " +
+                                 lock + "): is this run already running? Let it finish or stop "
+                                 "it, then run again");
+      }
+      struct stat held {}, named {};
+      if (::fstat(fd, &held) == 0 && ::stat(lock.c_str(), &named) == 0 &&
+          held.st_ino == named.st_ino && held.st_dev == named.st_dev) {
+        lock_fd = fd;
+        return;
+      }
+      ::close(fd);
+    }
+  }
+
+  void unlock() {
+    if (lock_fd < 0) return;
+    ::unlink((path + ".lock").c_str());  // while still held: see lockForWriting
+    ::close(lock_fd);
+    lock_fd = -1;
+  }
+
+  ~Impl() { unlock(); }
 
   // Runs an HDF5 operation and turns its exception into one that names the file and object.
   template <typename F>
@@ -113,6 +170,43 @@ struct Hdf5RunLog::Impl {
     } catch (const H5::Exception& e) {
       throw std::runtime_error("Hdf5RunLog " + path + ": " + what + ": " + e.getDetailMsg());
     }
+  }
+
+  // A writable log lives in memory (HDF5's core driver, no backing store) and every write ends
+  // here: the whole file image goes to `<path>.writing`, which then replaces the log by
+  // rename. HDF5 writes one change as several blocks in place, so a SIGKILL inside a write to
+  // the file itself can leave it half old, half new (seen as unreadable groups and wrong rows
+  // on resume); a rename leaves it old or new. Logs are kilobytes to a few megabytes.
+  void commit() {
+    file.flush(H5F_SCOPE_GLOBAL);
+    const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
+    if (size < 0) throw std::runtime_error("Hdf5RunLog " + path + ": cannot take the file image");
+    image.resize(static_cast<size_t>(size));
+    if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
+      throw std::runtime_error("Hdf5RunLog " + path + ": cannot take the file image");
+    const std::string staged = path + ".writing";
+    const int fd = ::open(staged.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+      throw std::runtime_error("Hdf5RunLog: cannot write " + staged + ": " + std::strerror(errno));
+    size_t done = 0;
+    while (done < image.size()) {
+      const ssize_t n = ::write(fd, image.data() + done, image.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const std::string why = std::strerror(errno);
+        ::close(fd);
+        throw std::runtime_error("Hdf5RunLog: cannot write " + staged + ": " + why);
+      }
+      done += static_cast<size_t>(n);
+    }
+    if (durable && ::fsync(fd) != 0) {
+      ::close(fd);
+      throw std::runtime_error("Hdf5RunLog: fsync of " + staged + " failed");
+    }
+    ::close(fd);
+    if (::rename(staged.c_str(), path.c_str()) != 0)
+      throw std::runtime_error("Hdf5RunLog: cannot put " + staged + " in place of " + path + ": " +
+                               std::strerror(errno));
   }
 
   void requireWritable(const std::string& what) const {
@@ -200,6 +294,7 @@ Hdf5RunLog::Hdf5RunLog(const std::string& path, Mode mode) : impl_(std::make_uni
   H5::Exception::dontPrint();
   impl_->path = path;
   impl_->mode = mode;
+  if (mode != Mode::ReadOnly) impl_->lockForWriting();  // ~Impl unlocks, also if this throws
   const bool exists = fileExists(path);
   try {
     switch (mode) {
@@ -207,10 +302,11 @@ Hdf5RunLog::Hdf5RunLog(const std::string& path, Mode mode) : impl_(std::make_uni
         if (exists)
           throw std::runtime_error("Hdf5RunLog: " + path +
                                    " already exists (pick a fresh run folder, or resume)");
-        impl_->file = H5::H5File(path, H5F_ACC_EXCL);
+        impl_->file = H5::H5File(path, H5F_ACC_EXCL, H5::FileCreatPropList::DEFAULT, inMemory());
         break;
       case Mode::Append:
-        impl_->file = exists ? H5::H5File(path, H5F_ACC_RDWR) : H5::H5File(path, H5F_ACC_EXCL);
+        impl_->file = H5::H5File(path, exists ? H5F_ACC_RDWR : H5F_ACC_EXCL,
+                                 H5::FileCreatPropList::DEFAULT, inMemory());
         break;
       case Mode::ReadOnly:
         if (!exists) throw std::runtime_error("Hdf5RunLog: " + path + " does not exist");
@@ -229,6 +325,8 @@ Hdf5RunLog::Hdf5RunLog(const std::string& path, Mode mode) : impl_(std::make_uni
                                      : "cannot create it") +
                              "): " + e.getDetailMsg());
   }
+  // A new log is on disk from the start, as an empty HDF5 file.
+  if (mode != Mode::ReadOnly && !exists) impl_->guarded("create the file", [&] { impl_->commit(); });
 }
 
 UnlockedLogReads::UnlockedLogReads() { ++unlocked_log_reads; }
@@ -238,10 +336,9 @@ bool UnlockedLogReads::active() { return unlocked_log_reads > 0; }
 Hdf5RunLog::~Hdf5RunLog() {
   if (!impl_) return;
   try {
-    if (impl_->mode != Mode::ReadOnly) impl_->file.flush(H5F_SCOPE_GLOBAL);
     impl_->file.close();
   } catch (...) {
-    // Never throw from a destructor; the data was flushed after every write anyway.
+    // Never throw from a destructor; every write was committed to the file when it was made.
   }
 }
 
@@ -254,7 +351,18 @@ void Hdf5RunLog::createGroup(const std::string& group) {
   impl_->requireWritable("create group '" + group + "'");
   impl_->guarded("create group '" + group + "'", [&] {
     impl_->ensureGroup(normalize(group));
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
+  });
+}
+
+void Hdf5RunLog::remove(const std::string& path) {
+  const std::string p = normalize(path);
+  impl_->requireWritable("remove '" + p + "'");
+  if (p == "/") throw std::invalid_argument("Hdf5RunLog " + impl_->path + ": cannot remove '/'");
+  impl_->guarded("remove '" + p + "'", [&] {
+    if (!impl_->linkExists(p)) return;
+    impl_->file.unlink(p);
+    impl_->commit();
   });
 }
 
@@ -296,7 +404,7 @@ void Hdf5RunLog::setAttribute(const std::string& object, const std::string& name
       H5::Attribute attr = obj->createAttribute(name, H5::PredType::NATIVE_INT64, scalar);
       attr.write(H5::PredType::NATIVE_INT64, &v);
     }
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
   });
 }
 
@@ -419,7 +527,7 @@ void Hdf5RunLog::createTable(const std::string& dataset, const std::vector<std::
     H5::DSetCreatPropList props;
     props.setChunk(1, chunk);
     impl_->file.createDataSet(p, Impl::rowType(columns), space, props);
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
   });
 }
 
@@ -454,7 +562,7 @@ void Hdf5RunLog::appendRows(const std::string& dataset,
     file_space.selectHyperslab(H5S_SELECT_SET, count, old_size);
     const H5::DataSpace mem_space(1, count);
     ds.write(buffer.data(), Impl::rowType(columns), mem_space, file_space);
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
   });
 }
 
@@ -497,7 +605,7 @@ void Hdf5RunLog::writeArray(const std::string& dataset, const std::vector<double
     const H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
     H5::DataSet ds = impl_->file.createDataSet(p, H5::PredType::NATIVE_DOUBLE, space);
     if (!data.empty()) ds.write(data.data(), H5::PredType::NATIVE_DOUBLE);
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
   });
 }
 
@@ -529,7 +637,7 @@ void Hdf5RunLog::writeText(const std::string& dataset, const std::string& text) 
     const H5::StrType type = utf8VariableString();
     H5::DataSet ds = impl_->file.createDataSet(p, type, H5::DataSpace(H5S_SCALAR));
     ds.write(text, type);
-    impl_->file.flush(H5F_SCOPE_GLOBAL);
+    impl_->commit();
   });
 }
 
@@ -548,18 +656,24 @@ std::string Hdf5RunLog::readText(const std::string& dataset) const {
 
 void Hdf5RunLog::flush() {
   if (impl_->mode == Mode::ReadOnly) return;
-  impl_->guarded("flush", [&] { impl_->file.flush(H5F_SCOPE_GLOBAL); });
+  impl_->guarded("flush", [&] { impl_->commit(); });
 }
 
 void Hdf5RunLog::sync() {
   if (impl_->mode == Mode::ReadOnly) return;
-  flush();
-  // fsync through a second descriptor: Linux syncs the file's inode, whichever fd names it.
-  const int fd = ::open(impl_->path.c_str(), O_RDONLY);
-  if (fd < 0) throw std::runtime_error(impl_->path + ": cannot open it to fsync");
+  impl_->durable = true;
+  struct Reset {
+    bool& on;
+    ~Reset() { on = false; }
+  } reset{impl_->durable};
+  impl_->guarded("sync", [&] { impl_->commit(); });
+  // The rename is durable once the folder is synced.
+  const std::string folder = parentFolder(impl_->path);
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) throw std::runtime_error(folder + ": cannot open it to fsync");
   const int rc = ::fsync(fd);
   ::close(fd);
-  if (rc != 0) throw std::runtime_error(impl_->path + ": fsync failed");
+  if (rc != 0) throw std::runtime_error(folder + ": fsync failed");
 }
 
 std::string utcTimestamp(const char* format) {

@@ -5,8 +5,11 @@
 //                          heap_policy, gemm_gflops, seed, start_time, end_time (ISO 8601 UTC)
 //   /<group>/...           any nesting, e.g. /trials/3/seeds/1 or /variance/iid
 //   tables                 1-D extendible chunked datasets of a compound type whose fields
-//                          are float64 columns named by the caller; one row per append, the
-//                          file flushed after each append so a killed run loses nothing
+//                          are float64 columns named by the caller; one row per append
+// Every write replaces the file whole: a writable log is held in memory and, after each
+// write, its image goes to `<path>.writing` and is renamed over the log. A SIGKILL at any
+// moment leaves the log as it was before the write or after it, never half of each (HDF5's
+// own in-place writes can), and a reader in another process always opens a whole file.
 //   attributes             string, float64 or int64, on any group or dataset
 // Not thread-safe (HDF5 C++ is not): use it from one thread.
 #include <cstdint>
@@ -48,6 +51,8 @@ class Hdf5RunLog {
   void createGroup(const std::string& group);
   bool exists(const std::string& path) const;  // group or dataset
   std::vector<std::string> children(const std::string& group) const;  // sorted names
+  // Removes a group or dataset with everything under it; an absent one is not an error.
+  void remove(const std::string& path);
 
   void setAttribute(const std::string& object, const std::string& name,
                     const AttributeValue& value);
@@ -76,8 +81,8 @@ class Hdf5RunLog {
   void writeText(const std::string& dataset, const std::string& text);
   std::string readText(const std::string& dataset) const;
 
-  void flush();
-  // flush() and fsync: what is written survives a power loss or a SIGKILL right after.
+  void flush();  // every write already does this; kept for callers that mark a point
+  // The same, fsynced with its folder: what is written survives a power loss too.
   void sync();
 
  private:

@@ -1,11 +1,10 @@
 #pragma once
-// Reading a run log that a running experiment holds open. HDF5 locks a file for its writer, and
-// a read-only open honours the lock, so a log cannot be read while its run writes it. While an
-// UnlockedLogReads lives, Hdf5RunLog opens in ReadOnly mode neither take nor honour the lock
-// (HDF5's file-locking switch of the file access list): the writer flushes after every write,
-// so such a reader sees every row appended so far. Writers are unaffected and still exclude
-// each other. Analysis reads every log this way; the runner does not (it must tell a log
-// another worker is writing from one it can use). Not thread-safe, like HDF5 itself.
+// Reading a log that another HDF5 writer holds open. Hdf5RunLog's writer never does (it
+// replaces the file whole at every write and keeps its writer lock in `<log>.lock`), but a log
+// open in h5py, or written by a recurlab before 2026-11-25, is flocked by HDF5, and a
+// read-only open honours that lock. While an UnlockedLogReads lives, Hdf5RunLog opens in
+// ReadOnly mode neither take nor honour HDF5's lock (its file-locking switch of the file
+// access list). Analysis reads every log this way. Not thread-safe, like HDF5 itself.
 namespace recurlab::experiments {
 
 class UnlockedLogReads {

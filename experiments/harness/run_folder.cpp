@@ -1,18 +1,15 @@
 #include "experiments/harness/run_folder.h"
 
-#include <hdf5.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
-#include <thread>
 
 #include "common/log/log_file_check.h"
 #include "recurlab_git_commit.h"  // generated at build time
@@ -57,14 +54,8 @@ std::vector<std::string> runLogFiles(const std::string& folder) {
 
 void removeLogGroups(const std::string& file, const std::vector<std::string>& groups) {
   if (groups.empty()) return;
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  if (f < 0) throw std::runtime_error(file + ": cannot open it to remove unfinished units");
-  for (const auto& g : groups)
-    if (H5Lexists(f, g.c_str(), H5P_DEFAULT) > 0 && H5Ldelete(f, g.c_str(), H5P_DEFAULT) < 0) {
-      H5Fclose(f);
-      throw std::runtime_error(file + ": cannot remove the unfinished unit " + g);
-    }
-  H5Fclose(f);
+  Hdf5RunLog log(file, Hdf5RunLog::Mode::Append);
+  for (const auto& g : groups) log.remove(g);  // each removal replaces the file whole
 }
 
 namespace {
@@ -209,25 +200,6 @@ void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
   log.setAttribute("/", "seed", seed);
 }
 
-namespace {
-
-// Workers of one run (--jobs, --shard) read each other's logs for a moment to see which units
-// are finished, and HDF5 locks a file that a reader holds against a writer: opening this
-// shard's own log for writing waits for such readers (up to 60 s) before it gives up.
-void retryWhileReadersHoldIt(const std::string& file, const std::function<void()>& open) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  for (int attempt = 1;; ++attempt) {
-    try {
-      open();
-      return;
-    } catch (const std::exception&) {
-      if (!fs::exists(file) || std::chrono::steady_clock::now() > deadline) throw;
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(25 * attempt, 500)));
-    }
-  }
-}
-
-}  // namespace
 
 RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
                      const std::string& command_line, const nlohmann::json& config, int64_t seed,
@@ -249,9 +221,9 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
     for (const auto& g : partial)
       std::cerr << "resume: " << g << " was cut off mid-way; it runs again (from its last "
                 << "checkpoint when it has one)\n";
-    retryWhileReadersHoldIt(file, [&] { removeLogGroups(file, partial); });
+    removeLogGroups(file, partial);
   }
-  retryWhileReadersHoldIt(file, [&] { log_.emplace(file, Hdf5RunLog::Mode::Append); });
+  log_.emplace(file, Hdf5RunLog::Mode::Append);
   auto& log = *log_;
   if (resumed_) {
     const auto count = log.attribute("/", "resumed");

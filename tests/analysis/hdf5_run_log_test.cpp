@@ -68,6 +68,60 @@ TEST(Hdf5RunLogTest, WritesReopensAppendsAndReadsBack) {
   EXPECT_EQ(log.readText("/config"), "{\"a\": 1}");
 }
 
+TEST(Hdf5RunLogTest, OneWriterAtATimeReadersSeeEveryWriteAndAKilledWritersLockIsTakenOver) {
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  const std::string lock = path + ".lock";
+  {
+    Hdf5RunLog writer(path, Hdf5RunLog::Mode::Append);
+    writer.createTable("/rows", {"i"});
+    writer.appendRow("/rows", {1});
+    EXPECT_TRUE(std::filesystem::exists(lock));
+    try {
+      Hdf5RunLog second(path, Hdf5RunLog::Mode::Append);
+      ADD_FAILURE() << "a second writer opened the log";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("another process is writing " + path), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(lock), std::string::npos) << e.what();
+    }
+    // A reader in the same process opens the file on disk: every write is already there.
+    EXPECT_EQ(Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/rows").rows.size(), 1u);
+    writer.appendRow("/rows", {2});
+    EXPECT_EQ(Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/rows").rows.size(), 2u);
+    EXPECT_FALSE(std::filesystem::exists(path + ".writing"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(lock));  // removed by the writer that held it
+  std::ofstream(lock) << "";                    // as a SIGKILLed writer leaves it: unlocked
+  {
+    Hdf5RunLog writer(path, Hdf5RunLog::Mode::Append);
+    writer.appendRow("/rows", {3});
+  }
+  EXPECT_FALSE(std::filesystem::exists(lock));
+  EXPECT_EQ(Hdf5RunLog(path, Hdf5RunLog::Mode::ReadOnly).readTable("/rows").column("i"),
+            (std::vector<double>{1, 2, 3}));
+}
+
+TEST(Hdf5RunLogTest, RemoveTakesAGroupWithEverythingUnderItAndNothingElse) {
+  TempDir tmp;
+  const std::string path = tmp.file("log.h5");
+  {
+    Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
+    log.createTable("/units/1/epochs", {"epoch"});
+    log.appendRow("/units/1/epochs", {1});
+    log.setAttribute("/units/1", "status", std::string("finished"));
+    log.createTable("/units/2/epochs", {"epoch"});
+    log.remove("/units/1");
+    log.remove("/units/7");  // absent: nothing to do
+    EXPECT_THROW(log.remove("/"), std::invalid_argument);
+  }
+  const Hdf5RunLog log(path, Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_EQ(log.children("/units"), (std::vector<std::string>{"2"}));
+  EXPECT_TRUE(log.exists("/units/2/epochs"));
+  Hdf5RunLog reader(path, Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_THROW(reader.remove("/units/2"), std::runtime_error);
+}
+
 TEST(Hdf5RunLogTest, ErrorsNameTheFileAndObject) {
   TempDir tmp;
   const std::string path = tmp.file("log.h5");

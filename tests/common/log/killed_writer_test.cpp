@@ -1,7 +1,8 @@
 // The run log under a real SIGKILL, read from another process: a writer process appends rows
-// (each append flushes) and is killed; a second process, opening the file fresh (no HDF5
-// cache shared with the writer), sees every row the writer had flushed, and a resumed run
-// appends to the same file. Then the same through the harness: a toy run killed right after
+// (each append is written to the file) and is killed; a second process, opening the file
+// fresh (no HDF5 cache shared with the writer), sees every row the writer had written, and a
+// resumed run appends to the same file. A writer churning groups, tables and removals is
+// killed at random moments and always leaves a whole log. Then the same through the harness: a toy run killed right after
 // an epoch row, read by another process, resumed to the result of an uninterrupted run.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -87,6 +89,45 @@ TEST(KilledLogWriter, AnotherProcessSeesEveryFlushedRowAndTheLogResumes) {
     }
     EXPECT_EQ(rowsSeenByAnotherProcess(log, "/rows", tmp.root), seen + 1);
   }
+}
+
+// A kill inside a write (HDF5 writes a change as several blocks) must leave the log as it was
+// before that write or after it: each write replaces the file whole (rename), never in place.
+// The writer churns as a run does (groups, tables, attributes, removals, each a write) and is
+// killed at 60 random moments, reopening the log each time; another process must read all of
+// it every time, and the count of finished units must never go back.
+TEST(KilledLogWriter, KilledAtRandomMomentsTheLogIsAlwaysWholeAndNeverLosesAFinishedUnit) {
+  const std::string probe = siblingBinary("recurlab_log_probe");
+  ASSERT_TRUE(fs::exists(probe)) << probe << " is not built";
+  TempRoot tmp("recurlab_churned_log");
+  const std::string log = (tmp.root / "log.h5").string();
+  const fs::path progress = tmp.root / "progress.txt";
+  const std::string output = (tmp.root / "writer.txt").string();
+  const fs::path checked = tmp.root / "check.txt";
+  std::mt19937 rng(11);
+  int64_t units = 0;
+  for (int k = 0; k < 60; ++k) {
+    const int pid = recurlab::testing::startChild(probe, {"churn", log, progress.string()}, {}, output);
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + rng() % 60));
+    ::kill(-pid, SIGKILL);
+    bool finished = false;
+    const auto r = recurlab::testing::waitChild(pid, 10000, finished);
+    ASSERT_TRUE(finished);
+    ASSERT_TRUE(r.killed) << "the writer ended by itself (exit " << r.exit_code << "); see " << output;
+    fs::remove(checked);
+    const auto c = runChild(probe, {"check", log}, "", -1, checked.string());
+    const std::string text = fileText(checked);
+    ASSERT_EQ(c.exit_code, 0) << "after kill " << k + 1 << ": " << text;
+    const auto at = text.find("units ");
+    ASSERT_NE(at, std::string::npos) << text;
+    const int64_t now = std::stoll(text.substr(at + 6));
+    EXPECT_GE(now, units) << "after kill " << k + 1;
+    units = now;
+  }
+  // The kills came mid-way: the writer had written units, and the log kept them.
+  EXPECT_GE(units, completeLines(progress));
+  EXPECT_GT(units, 0);
 }
 
 TEST(KilledLogWriter, HarnessRunKilledAfterAnEpochRowIsReadElsewhereAndResumes) {

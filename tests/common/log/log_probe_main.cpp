@@ -6,10 +6,21 @@
 //                        PROGRESS; runs until killed (or 10^6 rows).
 //   rows LOG TABLE       print "rows N" for TABLE; with TABLE = /rows also check that row i
 //                        is (i, i²), else exit 1.
+//   churn LOG PROGRESS   what a run does to its log, over and over: open LOG (or create it),
+//                        and for unit u = 1, 2, ...: a group /units/u with a table of 3 rows
+//                        and a status attribute, the root attribute "units" = u, and the
+//                        removal of the groups of units before u-1 (as a resume removes
+//                        cut-off units); a
+//                        line "u" in PROGRESS after each unit. Reopened, it goes on after the
+//                        root's "units". Runs until killed (or 10^6 units).
+//   check LOG            open LOG afresh, read every object, attribute and table in it, and
+//                        check the units churn wrote: print "units N", or exit 1 naming what
+//                        is damaged or missing.
 // Built with the tests, not installed.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -40,6 +51,69 @@ int writeUntilKilled(const std::string& log_path, const std::string& progress_pa
   return 0;
 }
 
+std::string unitGroup(int64_t u) { return "/units/" + std::to_string(u); }
+
+int churnUntilKilled(const std::string& log_path, const std::string& progress_path) {
+  Hdf5RunLog log(log_path, Hdf5RunLog::Mode::Append);
+  const auto done = log.attribute("/", "units");
+  const int64_t first = done ? std::get<int64_t>(*done) + 1 : 1;
+  const int progress = ::open(progress_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (progress < 0) {
+    std::cerr << "log probe: cannot open " << progress_path << "\n";
+    return 2;
+  }
+  for (int64_t u = first; u < 1000000; ++u) {
+    const std::string g = unitGroup(u);
+    log.remove(g);  // a unit cut off by the last kill starts over
+    log.createTable(g + "/epochs", {"epoch", "loss"});
+    for (int e = 1; e <= 3; ++e) log.appendRow(g + "/epochs", {double(e), double(u) / e});
+    log.setAttribute(g, "status", std::string("finished"));
+    log.setAttribute("/", "units", u);
+    for (const auto& name : log.children("/units"))  // also those a kill left here
+      if (std::stoll(name) < u - 1) log.remove(unitGroup(std::stoll(name)));
+    const std::string line = std::to_string(u) + "\n";
+    if (::write(progress, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return 2;
+  }
+  return 0;
+}
+
+// Every unit the root's "units" counts that is still there complete and readable, the last
+// one there, and past it at most the one a kill cut off.
+int checkChurned(const std::string& log_path) {
+  const Hdf5RunLog log(log_path, Hdf5RunLog::Mode::ReadOnly);
+  for (const auto& a : log.attributes("/")) (void)a;
+  const auto done = log.attribute("/", "units");
+  const int64_t units = done ? std::get<int64_t>(*done) : 0;
+  const auto present = log.exists("/units") ? log.children("/units") : std::vector<std::string>{};
+  for (const auto& name : present) {
+    const int64_t u = std::stoll(name);
+    const std::string g = unitGroup(u);
+    const auto attributes = log.attributes(g);
+    const bool finished = attributes.count("status") > 0;
+    if (u > units + 1 || (u <= units && !finished)) {
+      std::cout << g << " should not be there as it is (units " << units << ")\n";
+      return 1;
+    }
+    if (!finished) continue;  // cut off mid-way: its rows may be partial
+    const auto t = log.readTable(g + "/epochs");
+    if (t.rows.size() != 3) {
+      std::cout << g << "/epochs has " << t.rows.size() << " rows, not 3\n";
+      return 1;
+    }
+    for (size_t e = 0; e < 3; ++e)
+      if (t.rows[e][0] != double(e + 1) || t.rows[e][1] != double(u) / double(e + 1)) {
+        std::cout << g << "/epochs row " << e << " is wrong\n";
+        return 1;
+      }
+  }
+  if (units > 0 && !log.exists(unitGroup(units))) {
+    std::cout << unitGroup(units) << " is missing\n";
+    return 1;
+  }
+  std::cout << "units " << units << "\n";
+  return 0;
+}
+
 int countRows(const std::string& log_path, const std::string& table) {
   const auto t = Hdf5RunLog(log_path, Hdf5RunLog::Mode::ReadOnly).readTable(table);
   std::cout << "rows " << t.rows.size() << "\n";
@@ -59,7 +133,10 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "write" && argc == 4) return writeUntilKilled(argv[2], argv[3]);
     if (mode == "rows" && argc == 4) return countRows(argv[2], argv[3]);
-    std::cerr << "usage: recurlab_log_probe write LOG PROGRESS | rows LOG TABLE\n";
+    if (mode == "churn" && argc == 4) return churnUntilKilled(argv[2], argv[3]);
+    if (mode == "check" && argc == 3) return checkChurned(argv[2]);
+    std::cerr << "usage: recurlab_log_probe write LOG PROGRESS | rows LOG TABLE | churn LOG "
+                 "PROGRESS | check LOG\n";
   } catch (const std::exception& e) {
     std::cerr << "log probe: " << e.what() << "\n";
   }

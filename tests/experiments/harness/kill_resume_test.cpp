@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
@@ -26,17 +28,29 @@ using recurlab::testing::runChild;
 
 using recurlab::testing::TempRoot;
 
+// The children's last lines, for a failure message: the file goes with the test's folder,
+// and on a CI machine the message is all that is left.
+std::string lastLinesOf(const std::string& output, size_t count = 12) {
+  std::ifstream in(output);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string text = output + ", last lines:";
+  for (size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+    text += "\n  " + lines[i];
+  return text;
+}
+
 // Kills at each chosen point (each must be reached), then runs to the end.
 void runWithKills(const std::string& program, const std::vector<std::string>& args,
                   const std::vector<std::string>& points, const std::string& output) {
   for (const auto& point : points) {
     const auto r = runChild(program, args, point, -1, output);
     EXPECT_TRUE(r.killed) << "the child never reached kill point " << point << " (exit "
-                          << r.exit_code << "; see " << output << ")";
+                          << r.exit_code << "; see " << lastLinesOf(output) << ")";
   }
   const auto last = runChild(program, args, "", -1, output);
   ASSERT_FALSE(last.killed);
-  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+  ASSERT_EQ(last.exit_code, 0) << "see " << lastLinesOf(output);
 }
 
 // Runs `args` uninterrupted and returns its wall time in milliseconds.
@@ -44,7 +58,7 @@ int timedRun(const std::string& program, const std::vector<std::string>& args,
              const std::string& output) {
   const auto start = std::chrono::steady_clock::now();
   const auto r = runChild(program, args, "", -1, output);
-  EXPECT_EQ(r.exit_code, 0) << "see " << output;
+  EXPECT_EQ(r.exit_code, 0) << "see " << lastLinesOf(output);
   return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - start)
                               .count());
@@ -69,7 +83,7 @@ int runWithRandomKills(const std::string& program, const std::vector<std::string
         ++hits;
         break;
       }
-      EXPECT_EQ(r.exit_code, 0) << "see " << output;
+      EXPECT_EQ(r.exit_code, 0) << "see " << lastLinesOf(output);
       if (k > 0 || attempt == 8 || delay <= 1) break;
       fs::remove_all(out);
       delay /= 2;
@@ -77,7 +91,7 @@ int runWithRandomKills(const std::string& program, const std::vector<std::string
   }
   const auto last = runChild(program, args, "", -1, output);
   EXPECT_FALSE(last.killed);
-  EXPECT_EQ(last.exit_code, 0) << "see " << output;
+  EXPECT_EQ(last.exit_code, 0) << "see " << lastLinesOf(output);
   return hits;
 }
 
