@@ -2,7 +2,7 @@
 // tests that kill a writer with SIGKILL and read the log from another process (HDF5 shares
 // its cache inside one process, so a reader there proves nothing about the file).
 //   write LOG PROGRESS   create LOG, append rows (i, i²) to /rows one by one (each append
-//                        flushes the file), and after each one write "i" as a line of
+//                        is written to the file), and after each one write "i" as a line of
 //                        PROGRESS; runs until killed (or 10^6 rows).
 //   rows LOG TABLE       print "rows N" for TABLE; with TABLE = /rows also check that row i
 //                        is (i, i²), else exit 1.
@@ -10,12 +10,12 @@
 //                        and for unit u = 1, 2, ...: a group /units/u with a table of 3 rows
 //                        and a status attribute, the root attribute "units" = u, and the
 //                        removal of the groups of units before u-1 (as a resume removes
-//                        cut-off units); a
-//                        line "u" in PROGRESS after each unit. Reopened, it goes on after the
-//                        root's "units". Runs until killed (or 10^6 units).
-//   check LOG            open LOG afresh, read every object, attribute and table in it, and
-//                        check the units churn wrote: print "units N", or exit 1 naming what
-//                        is damaged or missing.
+//                        cut-off units); a line "u" in PROGRESS after each unit. Reopened,
+//                        it goes on after the root's "units". Runs until killed (or 10^6
+//                        units).
+//   check LOG            open LOG afresh, read its root attributes and every unit's group,
+//                        attributes and table, and check them against what churn writes:
+//                        print "units N", or exit 1 naming what is damaged or missing.
 // Built with the tests, not installed.
 #include <fcntl.h>
 #include <unistd.h>
