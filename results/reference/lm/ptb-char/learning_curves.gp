@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:7.3]
+  set xrange [0.7:10.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.499970309:2.339232177]
+  set yrange [1.429403202:2.342592515]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -40,10 +40,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:7.3]
+  set xrange [0.7:10.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.533439775:1.831345165]
+  set yrange [1.495368983:1.83315806]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
