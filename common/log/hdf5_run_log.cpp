@@ -124,7 +124,6 @@ struct Hdf5RunLog::Impl {
   Mode mode;
   H5::H5File file;
   std::vector<char> image;  // the last file image written (reused buffer)
-  bool durable = false;     // fsync each image before it replaces the log (sync())
   int lock_fd = -1;         // the writer's flock on `<path>.lock`
 
   // One writer per log: the file itself is replaced at every write, so the lock lives on a
@@ -177,7 +176,8 @@ struct Hdf5RunLog::Impl {
   // rename. HDF5 writes one change as several blocks in place, so a SIGKILL inside a write to
   // the file itself can leave it half old, half new (seen as unreadable groups and wrong rows
   // on resume); a rename leaves it old or new. Logs are kilobytes to a few megabytes.
-  void commit() {
+  // `durable`: fsync the image before it replaces the log (sync()).
+  void commit(bool durable = false) {
     file.flush(H5F_SCOPE_GLOBAL);
     const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
     if (size < 0) throw std::runtime_error("Hdf5RunLog " + path + ": cannot take the file image");
@@ -661,12 +661,7 @@ void Hdf5RunLog::flush() {
 
 void Hdf5RunLog::sync() {
   if (impl_->mode == Mode::ReadOnly) return;
-  impl_->durable = true;
-  struct Reset {
-    bool& on;
-    ~Reset() { on = false; }
-  } reset{impl_->durable};
-  impl_->guarded("sync", [&] { impl_->commit(); });
+  impl_->guarded("sync", [&] { impl_->commit(/*durable=*/true); });
   // The rename is durable once the folder is synced.
   const std::string folder = parentFolder(impl_->path);
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY);

@@ -200,7 +200,6 @@ void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
   log.setAttribute("/", "seed", seed);
 }
 
-
 RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
                      const std::string& command_line, const nlohmann::json& config, int64_t seed,
                      const MachineInfo& machine,

@@ -2,8 +2,9 @@
 // (each append is written to the file) and is killed; a second process, opening the file
 // fresh (no HDF5 cache shared with the writer), sees every row the writer had written, and a
 // resumed run appends to the same file. A writer churning groups, tables and removals is
-// killed at random moments and always leaves a whole log. Then the same through the harness: a toy run killed right after
-// an epoch row, read by another process, resumed to the result of an uninterrupted run.
+// killed at random moments and always leaves a whole log. Then the same through the harness:
+// a toy run killed right after an epoch row, read by another process, resumed to the result
+// of an uninterrupted run.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>

@@ -12,12 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/file_text.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -31,7 +33,7 @@ using recurlab::testing::TempRoot;
 // The children's last lines, for a failure message: the file goes with the test's folder,
 // and on a CI machine the message is all that is left.
 std::string lastLinesOf(const std::string& output, size_t count = 12) {
-  std::ifstream in(output);
+  std::istringstream in(recurlab::testing::fileText(output));
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::string text = output + ", last lines:";
