@@ -6,11 +6,11 @@
 //   /<group>/...           any nesting, e.g. /trials/3/seeds/1 or /variance/iid
 //   tables                 1-D extendible chunked datasets of a compound type whose fields
 //                          are float64 columns named by the caller; one row per append
+//   attributes             string, float64 or int64, on any group or dataset
 // Every write replaces the file whole: a writable log is held in memory and, after each
 // write, its image goes to `<path>.writing` and is renamed over the log. A SIGKILL at any
 // moment leaves the log as it was before the write or after it, never half of each (HDF5's
 // own in-place writes can), and a reader in another process always opens a whole file.
-//   attributes             string, float64 or int64, on any group or dataset
 // Not thread-safe (HDF5 C++ is not): use it from one thread.
 #include <cstdint>
 #include <map>

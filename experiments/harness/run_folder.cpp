@@ -52,12 +52,6 @@ std::vector<std::string> runLogFiles(const std::string& folder) {
   return files;
 }
 
-void removeLogGroups(const std::string& file, const std::vector<std::string>& groups) {
-  if (groups.empty()) return;
-  Hdf5RunLog log(file, Hdf5RunLog::Mode::Append);
-  for (const auto& g : groups) log.remove(g);  // each removal replaces the file whole
-}
-
 namespace {
 
 void differences(const nlohmann::json& a, const nlohmann::json& b, const std::string& key,
@@ -211,18 +205,16 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
   const std::string file = (fs::path(path_) / runLogName(shard)).string();
   checkSameRun(path_, options.experiment, config, seed, file);
   resumed_ = fs::exists(file);
+  // Opening for writing first takes the log's lock, so a second copy of this run stops here
+  // with a clear message before it reports or removes anything.
+  log_.emplace(file, Hdf5RunLog::Mode::Append);
   if (resumed_ && unfinished) {
-    std::vector<std::string> partial;
-    {
-      Hdf5RunLog old(file, Hdf5RunLog::Mode::ReadOnly);
-      partial = unfinished(old);
-    }
-    for (const auto& g : partial)
+    for (const auto& g : unfinished(*log_)) {
       std::cerr << "resume: " << g << " was cut off mid-way; it runs again (from its last "
                 << "checkpoint when it has one)\n";
-    removeLogGroups(file, partial);
+      log_->remove(g);  // each removal replaces the file whole: a kill leaves it there or gone
+    }
   }
-  log_.emplace(file, Hdf5RunLog::Mode::Append);
   auto& log = *log_;
   if (resumed_) {
     const auto count = log.attribute("/", "resumed");

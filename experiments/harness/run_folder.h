@@ -65,10 +65,6 @@ std::string runLogName(const Shard& shard);
 // Every run log in the folder (log.h5 and log.shard-*.h5), sorted.
 std::vector<std::string> runLogFiles(const std::string& folder);
 
-// Deletes groups (with everything under them) from a run log that no other process writes;
-// each removal replaces the file whole, so a kill leaves every group there or gone.
-void removeLogGroups(const std::string& file, const std::vector<std::string>& groups);
-
 // Dotted keys whose values differ between two JSON configs ("train.lr: 0.001 -> 0.002"),
 // sorted; empty when they are equal.
 std::vector<std::string> configDifferences(const nlohmann::json& before,
