@@ -46,7 +46,7 @@ do for [format in "png pdf"] {
   set xrange [-0.22:63.22]
   set xtics 0, 10
   set format x '%.0f'
-  set yrange [4.780583261:745.1948129]
+  set yrange [4.521996914:745.1948129]
   set logscale y 10
   set format y '10^{%L}'
   set ytics 10
