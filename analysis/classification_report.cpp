@@ -223,6 +223,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                       "over " + countText(time_n_min, time_n_max) +
                       " per bar (folds × seeds), " + std::to_string(finals.size()) +
                       " runs in all.");
+  writeWallClockNote(report);
 
   report.heading(2, "Learning curves");
   Figure curves;

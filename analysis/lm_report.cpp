@@ -236,6 +236,7 @@ void buildLmReport(const RunReader& run, Report& report) {
   report.figure(time_fig, "time_per_epoch",
                 "Training seconds per epoch (evaluation excluded), one run per model, " +
                     run.rootText("threads") + " thread(s) as logged in the environment section.");
+  writeWallClockNote(report);
 
   report.heading(2, "Where a training step's time goes");
   report.paragraph(

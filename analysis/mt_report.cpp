@@ -290,6 +290,7 @@ void buildMtReport(const RunReader& run, Report& report) {
       "sacreBLEU's BLEU on detokenized text (13a tokenization; 12,106 reference tokens on "
       "test2016), mixed case and lowercased, which differ from it by about a point either way "
       "(Moses escapes and splits apostrophes and quotes, 13a does not).");
+  writeWallClockNote(report);
   if (!signatures.empty()) {
     std::string text;
     for (const auto& s : signatures) text += s + "\n";

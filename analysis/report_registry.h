@@ -45,6 +45,10 @@ void writeEnvironmentSection(const RunReader& run, Report& report);
 void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
                           const std::string& rows_give);
 
+// Under a table or figure of training time or speed logged while training: they are wall-clock,
+// so they count other processes' load too; `make bench` is where speed is compared.
+void writeWallClockNote(Report& report);
+
 // Every group, table, array and text of the log, as Markdown (tables up to max_rows rows).
 void writeGenericSections(const RunReader& run, Report& report, size_t max_rows = 50);
 

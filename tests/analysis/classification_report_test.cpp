@@ -102,6 +102,7 @@ TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   EXPECT_NE(curves.find("\n2 81 79.58578644 82.41421356\n"), std::string::npos) << curves;
   const std::string md = fileText(dir / "report.md");
   EXPECT_NE(md.find("over 1-2 runs per curve (folds × seeds)"), std::string::npos) << md;
+  EXPECT_NE(md.find("Times and rates are wall-clock, measured while training"), std::string::npos) << md;
   EXPECT_NE(fileText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
   fs::remove_all(dir);
 }

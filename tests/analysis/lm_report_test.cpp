@@ -77,6 +77,8 @@ TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
   md << md_in.rdbuf();
   EXPECT_NE(md.str().find("| qrnn (running) |"), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("**In progress:** 1 of 2 models"), std::string::npos);
+  EXPECT_NE(md.str().find("Times and rates are wall-clock, measured while training"),
+            std::string::npos) << md.str();
   fs::remove_all(dir);
 }
 
