@@ -3,14 +3,14 @@
 # It reads learning_curves.dat and writes learning_curves.png learning_curves.pdf.
 data = 'learning_curves.dat'
 do for [format in "png pdf"] {
-  if (format eq 'png') { set terminal pngcairo size 600,330 font 'Sans,11' enhanced dashlength 1.5 }
-  if (format eq 'pdf') { set terminal pdfcairo size 6.25in,3.4375in font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'png') { set terminal pngcairo size 900,330 font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'pdf') { set terminal pdfcairo size 9.375in,3.4375in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'learning_curves.'.format
   set multiplot
   # panel 1: MR
   reset
-  set lmargin at screen 0.1333333333
-  set rmargin at screen 0.4666666667
+  set lmargin at screen 0.08888888889
+  set rmargin at screen 0.3111111111
   set bmargin at screen 0.2848484848
   set tmargin at screen 0.8848484848
   set border 3 lw 1
@@ -33,8 +33,8 @@ do for [format in "png pdf"] {
        data index 2 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 2: CR
   reset
-  set lmargin at screen 0.6333333333
-  set rmargin at screen 0.9666666667
+  set lmargin at screen 0.4222222222
+  set rmargin at screen 0.6444444444
   set bmargin at screen 0.2848484848
   set tmargin at screen 0.8848484848
   set border 3 lw 1
@@ -46,7 +46,7 @@ do for [format in "png pdf"] {
   set xrange [0.68:17.32]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [72.04263524:82.68045672]
+  set yrange [71.16316518:82.82703259]
   set format y '% h'
   unset key
   plot data index 5 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#009E73' notitle, \
@@ -55,6 +55,26 @@ do for [format in "png pdf"] {
        data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
        data index 4 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
        data index 5 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
+  # panel 3: SUBJ
+  reset
+  set lmargin at screen 0.7555555556
+  set rmargin at screen 0.9777777778
+  set bmargin at screen 0.2848484848
+  set tmargin at screen 0.8848484848
+  set border 3 lw 1
+  set tics nomirror out scale 0.6
+  set title 'SUBJ' noenhanced font ',12' offset 0,-0.3
+  set xlabel 'epoch' noenhanced
+  set ylabel 'dev accuracy (%)' noenhanced
+  set grid xtics ytics lc rgb '#d9d9d9' lw 1
+  set xrange [0.7:16.3]
+  set xtics 2, 2
+  set format x '%.0f'
+  set yrange [85.33824041:92.09547916]
+  set format y '% h'
+  unset key
+  plot data index 6 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 6 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border

@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:3.3]
+  set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [135.5100964:517.3526553]
+  set yrange [81.53111919:519.9230828]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -40,10 +40,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:3.3]
+  set xrange [0.7:6.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [124.6325038:273.8879401]
+  set yrange [95.63031172:275.2689968]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
