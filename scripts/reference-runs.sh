@@ -5,6 +5,7 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
+#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
@@ -49,6 +50,11 @@ for run in "${runs[@]}"; do
     qa) for seed in 1 2 3; do
           "$build/recurlab_qa" --config configs/qa/reference.json --seed "$seed" "${common[@]}" \
             --out "$root/qa/offline-seed-$seed"
+        done
+        # The SRU reader alone with its own dropouts (one model: one process).
+        for seed in 1 2 3; do
+          "$build/recurlab_qa" --config configs/qa/reference-sru-dropout.json --seed "$seed" \
+            --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/qa/offline-sru-dropout-seed-$seed"
         done ;;
   esac
 done
