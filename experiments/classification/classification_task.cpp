@@ -11,6 +11,7 @@
 #include "experiments/classification/classifier_embeddings.h"
 #include "experiments/classification/classifier_training.h"
 #include "experiments/classification/classify_command.h"
+#include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/unit_training.h"
@@ -60,9 +61,9 @@ nlohmann::json ClassificationTask::unitTemplate(const Unit& unit) const {
 }
 
 std::string ClassificationTask::describe() const {
-  return std::to_string(config_.datasets.size()) + " datasets, " +
-         std::to_string(config_.models.size()) + " models, " + std::to_string(units_.size()) +
-         " units of work";
+  return nounCount(config_.datasets.size(), "dataset") + ", " +
+         nounCount(config_.models.size(), "model") + ", " + nounCount(units_.size(), "unit") +
+         " of work";
 }
 
 void ClassificationTask::checkData() {

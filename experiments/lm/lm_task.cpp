@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/lm/bptt_streams.h"
 #include "experiments/lm/lm_kept_model.h"
@@ -57,7 +58,7 @@ std::string LmTask::describe() const {
     text += " (" + std::to_string(corpus_->train.size()) + " / " +
             std::to_string(corpus_->valid.size()) + " / " + std::to_string(corpus_->test.size()) +
             " symbols, vocabulary " + std::to_string(corpus_->size()) + ")";
-  return text + ", " + std::to_string(config_.models.size()) + " models, budget " +
+  return text + ", " + nounCount(config_.models.size(), "model") + ", budget " +
          std::to_string(config_.budget) + " parameters";
 }
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/metrics/corpus_bleu.h"
 #include "experiments/mt/mt_train_options.h"
@@ -59,7 +60,7 @@ void MtTask::checkData() {
 }
 
 std::string MtTask::describe() const {
-  return std::to_string(config_.models.size()) + " models";
+  return nounCount(config_.models.size(), "model");
 }
 
 void MtTask::prepare(const std::string& run_folder) {

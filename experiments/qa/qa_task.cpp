@@ -12,6 +12,7 @@
 #include "experiments/data/vocabulary_file.h"
 #include "experiments/data/word_vectors.h"
 #include "experiments/harness/kill_point.h"
+#include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/qa/document_reader.h"
 #include "experiments/qa/reader_training.h"
@@ -124,7 +125,7 @@ std::string QaTask::describe() const {
               : std::string()) +
          ", " + std::to_string(split_.train.size()) + " training and " +
          std::to_string(split_.dev.size()) + " dev questions, " +
-         std::to_string(config_.models.size()) + " models";
+         nounCount(config_.models.size(), "model");
 }
 
 void QaTask::prepare(const std::string& run_folder) {

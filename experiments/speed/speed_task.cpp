@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "experiments/harness/noun_count.h"
 
 namespace recurlab::experiments {
 
@@ -196,8 +197,8 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
 }
 
 std::string SpeedTask::describe() const {
-  return std::to_string(specs_.size()) + " models, " + std::to_string(shapes_.size()) +
-         " shapes on " + options_.device;
+  return nounCount(specs_.size(), "model") + ", " + nounCount(shapes_.size(), "shape") +
+         " on " + options_.device;
 }
 
 void SpeedTask::describeRun(Hdf5RunLog& log) const {
