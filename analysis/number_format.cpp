@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace recurlab::analysis {
 
@@ -39,6 +40,17 @@ std::string formatFixed(double value, int decimals) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
+}
+
+std::string formatCount(long long value) {
+  const std::string digits = std::to_string(value < 0 ? -static_cast<unsigned long long>(value)
+                                                      : static_cast<unsigned long long>(value));
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
 }
 
 }  // namespace recurlab::analysis

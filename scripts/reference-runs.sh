@@ -5,7 +5,8 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
-#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json)
+#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json;
+#    classification: reference.json, then reference-embed-dropout.json)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
@@ -46,7 +47,10 @@ for run in "${runs[@]}"; do
     lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
-                      "${common[@]}" --out "$root/classification/fixed-hyperparameters" ;;
+                      "${common[@]}" --out "$root/classification/fixed-hyperparameters"
+        # The recurrent models with dropout on the embeddings too, CR and MR (one process).
+        "$build/recurlab_classification" --config configs/classification/reference-embed-dropout.json \
+          --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/classification/embed-dropout" ;;
     qa) for seed in 1 2 3; do
           "$build/recurlab_qa" --config configs/qa/reference.json --seed "$seed" "${common[@]}" \
             --out "$root/qa/offline-seed-$seed"

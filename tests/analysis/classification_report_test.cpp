@@ -18,7 +18,7 @@ using experiments::Hdf5RunLog;
 
 void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& model, int fold,
              double test, const std::string& status = "finished", double dev_shift = 0,
-             int seed = 0) {
+             int seed = 0, int64_t parameters = 1000) {
   const std::string g = "/" + dataset + "/" + model + "/folds/" + std::to_string(fold) + "/seeds/" +
                         std::to_string(seed);
   log.createGroup(g);
@@ -31,7 +31,7 @@ void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& mod
            {"config", "{\"encoder\":\"sru\"}"}})
     log.setAttribute(g, k, v);
   for (const auto& [k, v] : std::map<std::string, int64_t>{
-           {"trial", 0}, {"fold", fold}, {"seed_index", seed}, {"epochs", 2}, {"best_epoch", 2}, {"parameters", 1000}})
+           {"trial", 0}, {"fold", fold}, {"seed_index", seed}, {"epochs", 2}, {"best_epoch", 2}, {"parameters", parameters}})
     log.setAttribute(g, k, v);
   log.setAttribute(g, "best_dev_acc", 0.8);
   log.setAttribute(g, "test_acc", test);
@@ -104,6 +104,35 @@ TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   EXPECT_NE(md.find("over 1-2 runs per curve (folds × seeds)"), std::string::npos) << md;
   EXPECT_NE(md.find("Times and rates are wall-clock, measured while training"), std::string::npos) << md;
   EXPECT_NE(fileText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// The embedding table follows each dataset's vocabulary, so a model's parameter count is given
+// per dataset (a single count per model used to show whichever dataset was read last).
+TEST(ClassificationReport, GivesParametersPerDatasetAndModel) {
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_parameters_");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("classification"));
+    addUnit(log, "MR", "sru2", 0, 0.75, "finished", 0, 0, 6000000);
+    addUnit(log, "MR", "sru2", 1, 0.76, "finished", 0, 0, 6100000);
+    addUnit(log, "TREC", "sru2", 0, 0.90, "finished", 0, 0, 2000000);
+    addUnit(log, "MR", "cnn", 0, 0.74, "finished", 0, 0, 7000000);
+  }
+  analyzeRun(dir.string());
+  const std::string md = fileText(dir / "report.md");
+  EXPECT_NE(md.find("| sru2 | 6,050,000 | 2,000,000 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| cnn | 7,000,000 | – |"), std::string::npos) << md;
+  EXPECT_NE(md.find("by up to 1.7%"), std::string::npos) << md;
+  // The time table holds seconds only.
+  const std::string time_csv = fileText(dir / "time_per_epoch.csv");
+  EXPECT_EQ(time_csv.find("parameters"), std::string::npos) << time_csv;
+  std::ifstream in(dir / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  EXPECT_DOUBLE_EQ(summary.at("parameters").at("MR").at("sru2").get<double>(), 6050000.0);
+  EXPECT_DOUBLE_EQ(summary.at("parameters").at("TREC").at("sru2").get<double>(), 2000000.0);
   fs::remove_all(dir);
 }
 

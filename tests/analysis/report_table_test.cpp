@@ -2,12 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "analysis/number_format.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -113,20 +110,6 @@ TEST(ReportTable, RejectsRowsOfTheWrongWidth) {
   }
   t.addRow({"sru|fused", "1.5"});
   EXPECT_EQ(t.markdown(), "| model | ms |\n| --- | ---: |\n| sru\\|fused | 1.5 |\n");
-}
-
-TEST(NumberFormat, FormatsNumbers) {
-  EXPECT_EQ(formatNumber(0.333333), "0.333");
-  EXPECT_EQ(formatNumber(12.3456), "12.3");
-  EXPECT_EQ(formatNumber(1234.6, 3), "1235");
-  EXPECT_EQ(formatNumber(2.5e-6), "2.50e-06");
-  EXPECT_EQ(formatNumber(0), "0");
-  EXPECT_EQ(formatNumber(std::nan("")), "nan");
-  EXPECT_EQ(formatWithError(0.33412, 0.0023), "0.334 ± 0.002");
-  EXPECT_EQ(formatWithError(0.33412, 0.0013), "0.3341 ± 0.0013");
-  EXPECT_EQ(formatWithError(12.34, 0), "12.3");
-  EXPECT_EQ(formatFixed(76.06), "76.1");
-  EXPECT_EQ(formatFixed(NAN), "–");
 }
 
 }  // namespace

@@ -70,11 +70,13 @@ do for [format in "png pdf"] {
   set xrange [0.7:16.3]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [85.33824041:92.09547916]
+  set yrange [85.59079642:92.03412796]
   set format y '% h'
   unset key
-  plot data index 6 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
-       data index 6 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
+  plot data index 7 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 6 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 6 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 7 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
