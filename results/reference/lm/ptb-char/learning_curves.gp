@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.7:10.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.390007466:2.344468503]
+  set yrange [1.38668825:2.344626561]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -43,7 +43,7 @@ do for [format in "png pdf"] {
   set xrange [0.7:10.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [1.472579332:1.834243282]
+  set yrange [1.468843733:1.834421167]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
