@@ -6,7 +6,8 @@
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json;
-#    classification: reference.json, then reference-embed-dropout.json)
+#    classification: reference.json, then reference-embed-dropout.json;
+#    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
@@ -44,7 +45,10 @@ for run in "${runs[@]}"; do
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
-    lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char" ;;
+    lm-char) "$build/recurlab_lm" --config configs/lm/ptb-char-cpu.json "${common[@]}" --out "$root/lm/ptb-char"
+        # Two more epochs of the three kept models at a tenth of the learning rate.
+        "$build/recurlab_lm" --config configs/lm/ptb-char-cpu-continued.json "${common[@]}" \
+          --out "$root/lm/ptb-char-continued" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"

@@ -131,6 +131,7 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
     spec.config = m.getJson("config", nlohmann::json::object());
     spec.lm = m.getJson("lm", nlohmann::json::object());
     spec.train = m.getJson("train", nlohmann::json::object());
+    spec.init_from = m.getString("init_from", "");
     m.finish();
     if (!spec.config.is_object() || !spec.lm.is_object() || !spec.train.is_object())
       throw std::invalid_argument(where + ": keys 'config', 'lm' and 'train' must be objects");
@@ -155,8 +156,10 @@ const LmModelSpec& LmConfig::model(const std::string& name) const {
 }
 
 nlohmann::json LmConfig::unitTemplate(const LmModelSpec& m) const {
-  return {{"encoder", m.encoder}, {"config", m.config}, {"lm", withOverrides(lm, m.lm)},
-          {"train", withOverrides(train, m.train)}};
+  nlohmann::json unit = {{"encoder", m.encoder}, {"config", m.config}, {"lm", withOverrides(lm, m.lm)},
+                         {"train", withOverrides(train, m.train)}};
+  if (!m.init_from.empty()) unit["init_from"] = m.init_from;  // absent otherwise: units keep their config
+  return unit;
 }
 
 }  // namespace recurlab::experiments

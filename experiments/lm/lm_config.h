@@ -9,7 +9,9 @@
 //            "hidden" is sized to it within budget_tolerance (default 2%).
 //   lm       model and batching keys (LmOptions), overridable per model.
 //   train    optimizer and trainer keys (optimizer_options.h, trainer_options.h), likewise.
-//   models   name -> {"encoder": <registry name>, "config": {...}, "lm": {...}, "train": {...}}
+//   models   name -> {"encoder": <registry name>, "config": {...}, "lm": {...}, "train": {...},
+//            "init_from": <kept model folder>}; init_from starts training from that kept
+//            model's weights instead of a random init (same corpus, encoder, config, width).
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -50,6 +52,7 @@ struct LmOptions {
 struct LmModelSpec {
   std::string name, encoder;
   nlohmann::json config, lm, train;  // the encoder's keys; overrides of the shared lm/train
+  std::string init_from;             // a kept model folder, or empty: a random init
 };
 
 struct LmUnitOptions {  // one model's options with the overrides applied
@@ -69,7 +72,8 @@ struct LmConfig {
 
   static LmConfig fromJson(const nlohmann::json& config);
   const LmModelSpec& model(const std::string& name) const;
-  // {"encoder", "config", "lm", "train"} of one model, overrides applied.
+  // {"encoder", "config", "lm", "train"} of one model, overrides applied, and "init_from"
+  // when it has one.
   nlohmann::json unitTemplate(const LmModelSpec& model) const;
 };
 

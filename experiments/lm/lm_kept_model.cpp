@@ -98,4 +98,40 @@ KeptLanguageModel loadKeptLanguageModel(const std::string& dir) {
   return m;
 }
 
+nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string& dir,
+                                       const std::vector<std::string>& vocabulary,
+                                       int64_t unknown_id, LmCorpusFormat format) {
+  const auto kept = openKeptModel(dir, "lm", {kLmVocabularyFile});
+  const std::string config_path = kept.path("config.json");
+  const std::string vocabulary_path = kept.path(kLmVocabularyFile);
+  const std::string kept_format = kept.config.value("format", std::string());
+  if (kept_format != lmFormatName(format))
+    throw std::runtime_error(config_path + ": a model of " + kept_format +
+                             ", this corpus is read as " + lmFormatName(format));
+  std::vector<std::string> symbols;
+  int64_t kept_unknown = -1;
+  try {
+    std::ifstream in(vocabulary_path);
+    const auto j = nlohmann::json::parse(in);
+    symbols = symbolsFromJson(j.at("symbols"), vocabulary_path + ": symbols");
+    kept_unknown = j.at("unknown_id").get<int64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(vocabulary_path + ": not an LM vocabulary (" + e.what() + ")");
+  }
+  if (symbols.size() != vocabulary.size())
+    throw std::runtime_error(vocabulary_path + ": " + std::to_string(symbols.size()) +
+                             " symbols, this corpus has " + std::to_string(vocabulary.size()) +
+                             " (a model of another corpus)");
+  for (size_t i = 0; i < symbols.size(); ++i)
+    if (symbols[i] != vocabulary[i])
+      throw std::runtime_error(vocabulary_path + ": symbol " + std::to_string(i) + " is '" +
+                               symbols[i] + "', this corpus's is '" + vocabulary[i] +
+                               "' (a model of another corpus)");
+  if (kept_unknown != unknown_id)
+    throw std::runtime_error(vocabulary_path + ": unknown_id " + std::to_string(kept_unknown) +
+                             ", this corpus's is " + std::to_string(unknown_id));
+  loadKeptWeights(lm, kept);
+  return kept.manifest;
+}
+
 }  // namespace recurlab::experiments

@@ -2,6 +2,8 @@
 // A language model kept by its unit (experiments/kept_model/kept_model.h): config.json holds
 // the encoder, its config (the width fitted to the budget included), the "lm" keys, the
 // vocabulary size, the corpus format and metric; vocabulary.json the symbols in id order.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -38,5 +40,14 @@ struct KeptLanguageModel {
 
 // Opens, checks and loads a kept LM (errors name the file and what is wrong).
 KeptLanguageModel loadKeptLanguageModel(const std::string& dir);
+
+// Sets the weights of `lm`, freshly built for a unit, to those of the kept LM in `dir` (config
+// key models.<name>.init_from: training goes on from a finished run's model). The kept model
+// must have been trained on this corpus format with this vocabulary, symbol for symbol, and
+// every parameter and buffer must match by name and shape (the same encoder, config and width).
+// Errors name the folder's file and what differs. Returns the kept model's manifest.
+nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string& dir,
+                                       const std::vector<std::string>& vocabulary,
+                                       int64_t unknown_id, LmCorpusFormat format);
 
 }  // namespace recurlab::experiments

@@ -126,6 +126,18 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
             << (width > 0 ? ", hidden " + std::to_string(width) : std::string()) << ", "
             << train_streams.segments() << " segments of " << options.lm.batch_size << "x"
             << options.lm.bptt << " per epoch\n";
+  if (const auto init = unit_json.find("init_from"); init != unit_json.end()) {
+    // A resumed unit's checkpoint replaces these weights, as it replaces a random init.
+    const std::string dir = init->get<std::string>();
+    const auto manifest = initializeFromKeptModel(*lm, dir, data.vocabulary, data.unknown_id,
+                                                  config_.corpus.format);
+    log.setAttribute(g, "init_from", dir);
+    log.setAttribute(g, "init_from_manifest", manifest.dump());
+    std::cerr << unit.label << ": starts from the kept model " << dir << " ("
+              << manifest.value("weights", std::string("?")) << " weights, "
+              << manifest.value("metric", std::string("?")) << " "
+              << manifest.value("value", 0.0) << ")\n";
+  }
 
   const torch::Device device(ctx.execution.device);
   LmTraining training(lm, train_streams, valid_streams, test_streams, device);
