@@ -37,6 +37,7 @@ const std::map<std::string, std::vector<Published>> kPublished = {
 
 struct Unit {
   std::string corpus, model, encoder, metric, status, stop_reason;
+  std::string init_from, init_from_manifest;  // a kept model it started from (config init_from)
   int64_t parameters = 0, hidden = 0, epochs = 0, best_epoch = 0, profile_steps = 0;
   int64_t unknown_valid = 0, unknown_test = 0;
   double valid = NAN, test = NAN, seconds_per_epoch = NAN, symbols_per_second = NAN;
@@ -70,6 +71,8 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
       u.metric = text(log, g, "metric");
       u.status = text(log, g, "status");
       u.stop_reason = text(log, g, "stop_reason");
+      u.init_from = text(log, g, "init_from");
+      u.init_from_manifest = text(log, g, "init_from_manifest");
       u.parameters = count(log, g, "parameters");
       u.hidden = count(log, g, "hidden");
       u.epochs = count(log, g, "epochs");
@@ -108,6 +111,28 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
 
 std::string metricName(const std::string& metric) {
   return metric == "ppl" ? "perplexity" : "BPC";
+}
+
+// Models that started from a kept model (config key init_from) rather than a random init: which
+// one, and what its manifest says it had reached, so that the epochs here read as further ones.
+void writeStartingPoints(const std::vector<Unit>& units, Report& report) {
+  std::vector<std::string> items;
+  for (const auto& u : units) {
+    if (u.init_from.empty()) continue;
+    std::string item = u.model + ": `" + u.init_from + "`";
+    const auto manifest = nlohmann::json::parse(u.init_from_manifest, nullptr, false);
+    if (manifest.is_object() && manifest.contains("epoch") && manifest.contains("value"))
+      item += " (its " + manifest.value("weights", std::string("kept")) + " weights, epoch " +
+              std::to_string(manifest.value("epoch", int64_t{0})) + ", " +
+              manifest.value("metric", std::string("metric")) + " " +
+              formatFixed(manifest.value("value", NAN), 3) + ")";
+    items.push_back(item);
+    report.summary()["models"][u.model]["init_from"] = u.init_from;
+  }
+  if (items.empty()) return;
+  report.paragraph("Started from kept models (config key init_from), not from a random init; "
+                   "this run's epochs count on from their weights, with a fresh optimizer state:");
+  report.bullets(items);
 }
 
 void buildLmReport(const RunReader& run, Report& report) {
@@ -180,6 +205,8 @@ void buildLmReport(const RunReader& run, Report& report) {
                        " test symbols were unseen in training and scored as <unk>.");
       break;
     }
+
+  writeStartingPoints(units, report);
 
   report.heading(2, "Learning curves");
   Figure curves;

@@ -82,5 +82,36 @@ TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
   fs::remove_all(dir);
 }
 
+// A model started from a kept model (config key init_from) says so, with what the kept
+// weights had reached, so that its epochs read as further epochs.
+TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {
+  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_lm_report_init_");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("lm"));
+    log.setAttribute("/", "config", std::string("{}"));
+    addModel(log, "lstm", {{1.0, 0.98}}, true);
+    log.setAttribute("/ptb-char/lstm", "init_from", std::string("results/a/models/ptb-char/lstm"));
+    log.setAttribute("/ptb-char/lstm", "init_from_manifest",
+                     std::string(R"({"weights":"best","epoch":10,"metric":"test_bpc","value":1.4427})"));
+    addModel(log, "sru", {{1.1, 1.0}}, true);
+  }
+  analyzeRun(dir.string());
+  std::ifstream md_in(dir / "report.md");
+  std::stringstream md;
+  md << md_in.rdbuf();
+  EXPECT_NE(md.str().find("Started from kept models (config key init_from)"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("- lstm: `results/a/models/ptb-char/lstm` (its best weights, epoch 10, test_bpc 1.443)"),
+            std::string::npos) << md.str();
+  EXPECT_EQ(md.str().find("- sru:"), std::string::npos) << md.str();
+  std::ifstream in(dir / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary.at("models").at("lstm").at("init_from"), "results/a/models/ptb-char/lstm");
+  EXPECT_FALSE(summary.at("models").at("sru").contains("init_from"));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace recurlab::analysis
