@@ -38,6 +38,7 @@ const std::map<std::string, std::vector<Published>> kPublished = {
 struct Unit {
   std::string corpus, model, encoder, metric, status, stop_reason;
   std::string init_from, init_from_manifest;  // a kept model it started from (config init_from)
+  int64_t kept_epochs = 0;                     // that kept model's epochs: this run's count on
   int64_t parameters = 0, hidden = 0, epochs = 0, best_epoch = 0, profile_steps = 0;
   int64_t unknown_valid = 0, unknown_test = 0;
   double valid = NAN, test = NAN, seconds_per_epoch = NAN, symbols_per_second = NAN;
@@ -73,6 +74,10 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
       u.stop_reason = text(log, g, "stop_reason");
       u.init_from = text(log, g, "init_from");
       u.init_from_manifest = text(log, g, "init_from_manifest");
+      if (!u.init_from_manifest.empty()) {
+        const auto manifest = nlohmann::json::parse(u.init_from_manifest, nullptr, false);
+        if (manifest.is_object()) u.kept_epochs = manifest.value("epoch", int64_t{0});
+      }
       u.parameters = count(log, g, "parameters");
       u.hidden = count(log, g, "hidden");
       u.epochs = count(log, g, "epochs");
@@ -231,18 +236,22 @@ void buildLmReport(const RunReader& run, Report& report) {
       const auto epochs = u.curve.column("epoch");
       const auto nats = u.curve.column(column);
       for (size_t k = 0; k < epochs.size(); ++k) {
-        s.x.push_back(epochs[k]);
+        s.x.push_back(epochs[k] + static_cast<double>(u.kept_epochs));
         s.y.push_back(fromNats(nats[k], metric));
-        max_epoch = std::max(max_epoch, static_cast<int64_t>(epochs[k]));
+        max_epoch = std::max(max_epoch, static_cast<int64_t>(epochs[k]) + u.kept_epochs);
       }
       p.lines.push_back(s);
     }
     curves.panels.push_back(p);
   }
+  const bool continued = std::any_of(units.begin(), units.end(), [](const Unit& u) { return u.kept_epochs > 0; });
   if (max_epoch > 0)
     report.figure(curves, "learning_curves",
                   "Train and valid " + mname + " per epoch, one run per model (" +
-                      std::to_string(units.size()) + " models, seed " + run.rootText("seed") + ").");
+                      std::to_string(units.size()) + " models, seed " + run.rootText("seed") + ")" +
+                      (continued ? "; a model started from a kept model counts its epochs on from "
+                                   "the kept model's (its first epoch here is the kept epoch + 1)"
+                                 : "") + ".");
 
   report.heading(2, "Time per epoch");
   Figure time_fig;

@@ -10,6 +10,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
+#include "tests/support/file_text.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
@@ -110,6 +111,10 @@ TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {
   const auto summary = nlohmann::json::parse(in);
   EXPECT_EQ(summary.at("models").at("lstm").at("init_from"), "results/a/models/ptb-char/lstm");
   EXPECT_FALSE(summary.at("models").at("sru").contains("init_from"));
+  // Its curve counts on from the kept model's 10 epochs: its one epoch is drawn at 11.
+  const std::string curves = recurlab::testing::fileText(dir / "learning_curves.dat");
+  EXPECT_NE(curves.find("\n11 "), std::string::npos) << curves;
+  EXPECT_NE(md.str().find("its first epoch here is the kept epoch + 1"), std::string::npos) << md.str();
   fs::remove_all(dir);
 }
 

@@ -19,8 +19,8 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:2.3]
-  set xtics 1, 1
+  set xrange [10.7:12.3]
+  set xtics 11, 1
   set format x '%.0f'
   set yrange [1.369977171:1.630442289]
   set format y '% h'
@@ -40,8 +40,8 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid bits per character' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:2.3]
-  set xtics 1, 1
+  set xrange [10.7:12.3]
+  set xtics 11, 1
   set format x '%.0f'
   set yrange [1.430147797:1.572027368]
   set format y '% h'
