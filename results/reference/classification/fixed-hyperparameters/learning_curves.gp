@@ -3,16 +3,16 @@
 # It reads learning_curves.dat and writes learning_curves.png learning_curves.pdf.
 data = 'learning_curves.dat'
 do for [format in "png pdf"] {
-  if (format eq 'png') { set terminal pngcairo size 900,330 font 'Sans,11' enhanced dashlength 1.5 }
-  if (format eq 'pdf') { set terminal pdfcairo size 9.375in,3.4375in font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'png') { set terminal pngcairo size 600,610 font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'pdf') { set terminal pdfcairo size 6.25in,6.354166667in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'learning_curves.'.format
   set multiplot
   # panel 1: MR
   reset
-  set lmargin at screen 0.08888888889
-  set rmargin at screen 0.3111111111
-  set bmargin at screen 0.2848484848
-  set tmargin at screen 0.8848484848
+  set lmargin at screen 0.1333333333
+  set rmargin at screen 0.4666666667
+  set bmargin at screen 0.6278688525
+  set tmargin at screen 0.937704918
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'MR' noenhanced font ',12' offset 0,-0.3
@@ -33,10 +33,10 @@ do for [format in "png pdf"] {
        data index 2 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 2: CR
   reset
-  set lmargin at screen 0.4222222222
-  set rmargin at screen 0.6444444444
-  set bmargin at screen 0.2848484848
-  set tmargin at screen 0.8848484848
+  set lmargin at screen 0.6333333333
+  set rmargin at screen 0.9666666667
+  set bmargin at screen 0.6278688525
+  set tmargin at screen 0.937704918
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'CR' noenhanced font ',12' offset 0,-0.3
@@ -57,10 +57,10 @@ do for [format in "png pdf"] {
        data index 5 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 3: SUBJ
   reset
-  set lmargin at screen 0.7555555556
-  set rmargin at screen 0.9777777778
-  set bmargin at screen 0.2848484848
-  set tmargin at screen 0.8848484848
+  set lmargin at screen 0.1333333333
+  set rmargin at screen 0.4666666667
+  set bmargin at screen 0.1540983607
+  set tmargin at screen 0.4639344262
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'SUBJ' noenhanced font ',12' offset 0,-0.3
@@ -70,13 +70,37 @@ do for [format in "png pdf"] {
   set xrange [0.7:16.3]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [85.59079642:92.03412796]
+  set yrange [85.54373591:93.02239873]
   set format y '% h'
   unset key
-  plot data index 7 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+  plot data index 8 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#009E73' notitle, \
+       data index 7 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
        data index 6 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
        data index 6 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 7 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+       data index 7 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 8 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
+  # panel 4: MPQA
+  reset
+  set lmargin at screen 0.6333333333
+  set rmargin at screen 0.9666666667
+  set bmargin at screen 0.1540983607
+  set tmargin at screen 0.4639344262
+  set border 3 lw 1
+  set tics nomirror out scale 0.6
+  set title 'MPQA' noenhanced font ',12' offset 0,-0.3
+  set xlabel 'epoch' noenhanced
+  set ylabel 'dev accuracy (%)' noenhanced
+  set grid xtics ytics lc rgb '#d9d9d9' lw 1
+  set xrange [0.72:15.28]
+  set xtics 2, 2
+  set format x '%.0f'
+  set yrange [75.57581535:88.10962398]
+  set format y '% h'
+  unset key
+  plot data index 10 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 9 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 9 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 10 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
@@ -85,7 +109,7 @@ do for [format in "png pdf"] {
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0
-  set tmargin at screen 0.09696969697
+  set tmargin at screen 0.05245901639
   set xrange [0:1]
   set yrange [0:1]
   set key inside center center horizontal maxrows 1 Left reverse samplen 4 noenhanced nobox

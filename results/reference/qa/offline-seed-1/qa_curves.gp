@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.6:21.4]
   set xtics 5, 5
   set format x '%.0f'
-  set yrange [14.3108365:36.16444867]
+  set yrange [14.11596958:40.25665399]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -42,7 +42,7 @@ do for [format in "png pdf"] {
   set xrange [0.6:21.4]
   set xtics 5, 5
   set format x '%.0f'
-  set yrange [27.03225502:50.51801964]
+  set yrange [26.91504567:52.97941588]
   set format y '% h'
   unset key
   plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \

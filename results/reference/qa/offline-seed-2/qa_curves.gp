@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:8.3]
-  set xtics 1, 1
+  set xrange [0.66:18.34]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [15.38735741:30.28754753]
+  set yrange [15.09030418:36.5256654]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -39,10 +39,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:8.3]
-  set xtics 1, 1
+  set xrange [0.66:18.34]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [26.87700632:45.38250551]
+  set yrange [26.67142337:49.69974752]
   set format y '% h'
   unset key
   plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
