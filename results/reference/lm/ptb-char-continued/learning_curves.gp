@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [10.7:12.3]
   set xtics 11, 1
   set format x '%.0f'
-  set yrange [1.369977171:1.630442289]
+  set yrange [1.340107496:1.631864654]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -43,7 +43,7 @@ do for [format in "png pdf"] {
   set xrange [10.7:12.3]
   set xtics 11, 1
   set format x '%.0f'
-  set yrange [1.430147797:1.572027368]
+  set yrange [1.424621924:1.572290505]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
