@@ -3,14 +3,14 @@
 # It reads learning_curves.dat and writes learning_curves.png learning_curves.pdf.
 data = 'learning_curves.dat'
 do for [format in "png pdf"] {
-  if (format eq 'png') { set terminal pngcairo size 600,610 font 'Sans,11' enhanced dashlength 1.5 }
-  if (format eq 'pdf') { set terminal pdfcairo size 6.25in,6.354166667in font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'png') { set terminal pngcairo size 900,610 font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'pdf') { set terminal pdfcairo size 9.375in,6.354166667in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'learning_curves.'.format
   set multiplot
   # panel 1: MR
   reset
-  set lmargin at screen 0.1333333333
-  set rmargin at screen 0.4666666667
+  set lmargin at screen 0.08888888889
+  set rmargin at screen 0.3111111111
   set bmargin at screen 0.6278688525
   set tmargin at screen 0.937704918
   set border 3 lw 1
@@ -33,8 +33,8 @@ do for [format in "png pdf"] {
        data index 2 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 2: CR
   reset
-  set lmargin at screen 0.6333333333
-  set rmargin at screen 0.9666666667
+  set lmargin at screen 0.4222222222
+  set rmargin at screen 0.6444444444
   set bmargin at screen 0.6278688525
   set tmargin at screen 0.937704918
   set border 3 lw 1
@@ -57,10 +57,10 @@ do for [format in "png pdf"] {
        data index 5 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 3: SUBJ
   reset
-  set lmargin at screen 0.1333333333
-  set rmargin at screen 0.4666666667
-  set bmargin at screen 0.1540983607
-  set tmargin at screen 0.4639344262
+  set lmargin at screen 0.7555555556
+  set rmargin at screen 0.9777777778
+  set bmargin at screen 0.6278688525
+  set tmargin at screen 0.937704918
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'SUBJ' noenhanced font ',12' offset 0,-0.3
@@ -81,8 +81,8 @@ do for [format in "png pdf"] {
        data index 8 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
   # panel 4: MPQA
   reset
-  set lmargin at screen 0.6333333333
-  set rmargin at screen 0.9666666667
+  set lmargin at screen 0.08888888889
+  set rmargin at screen 0.3111111111
   set bmargin at screen 0.1540983607
   set tmargin at screen 0.4639344262
   set border 3 lw 1
@@ -94,13 +94,59 @@ do for [format in "png pdf"] {
   set xrange [0.72:15.28]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [75.57581535:88.10962398]
+  set yrange [73.14286271:87.19817449]
   set format y '% h'
   unset key
-  plot data index 10 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+  plot data index 11 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#009E73' notitle, \
+       data index 10 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
        data index 9 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
        data index 9 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 10 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+       data index 10 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 11 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
+  # panel 5: TREC
+  reset
+  set lmargin at screen 0.4222222222
+  set rmargin at screen 0.6444444444
+  set bmargin at screen 0.1540983607
+  set tmargin at screen 0.4639344262
+  set border 3 lw 1
+  set tics nomirror out scale 0.6
+  set title 'TREC' noenhanced font ',12' offset 0,-0.3
+  set xlabel 'epoch' noenhanced
+  set ylabel 'dev accuracy (%)' noenhanced
+  set grid xtics ytics lc rgb '#d9d9d9' lw 1
+  set xrange [0.66:18.34]
+  set xtics 2, 2
+  set format x '%.0f'
+  set yrange [69.496337:87.82967033]
+  set format y '% h'
+  unset key
+  plot data index 14 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#009E73' notitle, \
+       data index 13 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 12 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 12 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 13 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 14 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle
+  # panel 6: SST-2
+  reset
+  set lmargin at screen 0.7555555556
+  set rmargin at screen 0.9777777778
+  set bmargin at screen 0.1540983607
+  set tmargin at screen 0.4639344262
+  set border 3 lw 1
+  set tics nomirror out scale 0.6
+  set title 'SST-2' noenhanced font ',12' offset 0,-0.3
+  set xlabel 'epoch' noenhanced
+  set ylabel 'dev accuracy (%)' noenhanced
+  set grid xtics ytics lc rgb '#d9d9d9' lw 1
+  set xrange [0.7:7.3]
+  set xtics 1, 1
+  set format x '%.0f'
+  set yrange [70.99770642:78.31422018]
+  set format y '% h'
+  unset key
+  plot data index 15 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 15 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border

@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:8.3]
+  set xrange [0.7:9.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [67.46301049:520.5929927]
+  set yrange [62.34825854:520.8365523]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -40,10 +40,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:8.3]
+  set xrange [0.7:9.3]
   set xtics 1, 1
   set format x '%.0f'
-  set yrange [88.51696537:275.6077276]
+  set yrange [86.26642796:275.7148961]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \

@@ -19,7 +19,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.66:18.34]
+  set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
   set yrange [15.09030418:36.5256654]
@@ -39,7 +39,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.66:18.34]
+  set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
   set yrange [26.67142337:49.69974752]

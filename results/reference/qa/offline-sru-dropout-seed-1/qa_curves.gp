@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.78:12.22]
+  set xrange [0.7:16.3]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [10.77471483:28.86406844]
+  set yrange [10.66539924:31.15969582]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
@@ -38,10 +38,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.78:12.22]
+  set xrange [0.7:16.3]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [21.55353638:41.72023446]
+  set yrange [21.44337688:44.03358391]
   set format y '% h'
   unset key
   plot data index 1 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
