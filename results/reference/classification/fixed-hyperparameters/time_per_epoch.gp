@@ -3,14 +3,14 @@
 # It reads time_per_epoch.dat and writes time_per_epoch.png time_per_epoch.pdf.
 data = 'time_per_epoch.dat'
 do for [format in "png pdf"] {
-  if (format eq 'png') { set terminal pngcairo size 1880,420 font 'Sans,11' enhanced dashlength 1.5 }
-  if (format eq 'pdf') { set terminal pdfcairo size 19.58333333in,4.375in font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'png') { set terminal pngcairo size 2150,420 font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'pdf') { set terminal pdfcairo size 22.39583333in,4.375in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'time_per_epoch.'.format
   set multiplot
   # panel 1
   reset
-  set lmargin at screen 0.04255319149
-  set rmargin at screen 0.929787234
+  set lmargin at screen 0.03720930233
+  set rmargin at screen 0.9386046512
   set bmargin at screen 0.1476190476
   set tmargin at screen 0.9666666667
   set border 3 lw 1
@@ -20,11 +20,11 @@ do for [format in "png pdf"] {
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
   set boxwidth 0.2666666667 absolute
-  set xrange [-0.6:5.6]
-  set xtics ('MR' 0, 'CR' 1, 'SUBJ' 2, 'MPQA' 3, 'TREC' 4, 'SST-2' 5) noenhanced scale 0
+  set xrange [-0.6:6.6]
+  set xtics ('MR' 0, 'CR' 1, 'SUBJ' 2, 'MPQA' 3, 'TREC' 4, 'SST-2' 5, 'SST-5' 6) noenhanced scale 0
   set yrange [0:478.2151561]
   set format y '% h'
-  set key at screen 0.935106383, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
+  set key at screen 0.943255814, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
   plot data index 0 using ($1-0.2666666667):3 with boxes lc rgb '#0072B2' title 'cnn', \
        data index 0 using ($1+0):5 with boxes lc rgb '#E69F00' title 'lstm', \
        data index 0 using ($1+0.2666666667):7 with boxes lc rgb '#009E73' title 'sru2', \
