@@ -37,8 +37,9 @@ const std::map<std::string, std::vector<Published>> kPublished = {
 
 struct Unit {
   std::string corpus, model, encoder, metric, status, stop_reason;
-  std::string init_from, init_from_manifest;  // a kept model it started from (config init_from)
-  int64_t kept_epochs = 0;                     // that kept model's epochs: this run's count on
+  std::string init_from;           // a kept model it started from (config init_from)
+  nlohmann::json kept_manifest;    // that kept model's manifest, as the unit logged it
+  int64_t kept_epochs = 0;         // its epochs: this run's count on from them
   int64_t parameters = 0, hidden = 0, epochs = 0, best_epoch = 0, profile_steps = 0;
   int64_t unknown_valid = 0, unknown_test = 0;
   double valid = NAN, test = NAN, seconds_per_epoch = NAN, symbols_per_second = NAN;
@@ -73,11 +74,8 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
       u.status = text(log, g, "status");
       u.stop_reason = text(log, g, "stop_reason");
       u.init_from = text(log, g, "init_from");
-      u.init_from_manifest = text(log, g, "init_from_manifest");
-      if (!u.init_from_manifest.empty()) {
-        const auto manifest = nlohmann::json::parse(u.init_from_manifest, nullptr, false);
-        if (manifest.is_object()) u.kept_epochs = manifest.value("epoch", int64_t{0});
-      }
+      u.kept_manifest = nlohmann::json::parse(text(log, g, "init_from_manifest"), nullptr, false);
+      if (u.kept_manifest.is_object()) u.kept_epochs = u.kept_manifest.value("epoch", int64_t{0});
       u.parameters = count(log, g, "parameters");
       u.hidden = count(log, g, "hidden");
       u.epochs = count(log, g, "epochs");
@@ -125,7 +123,7 @@ void writeStartingPoints(const std::vector<Unit>& units, Report& report) {
   for (const auto& u : units) {
     if (u.init_from.empty()) continue;
     std::string item = u.model + ": `" + u.init_from + "`";
-    const auto manifest = nlohmann::json::parse(u.init_from_manifest, nullptr, false);
+    const auto& manifest = u.kept_manifest;
     if (manifest.is_object() && manifest.contains("epoch") && manifest.contains("value"))
       item += " (its " + manifest.value("weights", std::string("kept")) + " weights, epoch " +
               std::to_string(manifest.value("epoch", int64_t{0})) + ", " +

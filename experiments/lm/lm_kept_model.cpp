@@ -29,6 +29,23 @@ void writeLmVocabulary(const std::vector<std::string>& symbols, int64_t unknown_
   if (!out) throw std::runtime_error(path + ": cannot be written");
 }
 
+namespace {
+
+// The symbols of a vocabulary.json that writeLmVocabulary wrote, and its unknown_id.
+std::vector<std::string> readLmVocabulary(const std::string& path, int64_t& unknown_id) {
+  try {
+    std::ifstream in(path);
+    const auto vocabulary = nlohmann::json::parse(in);
+    auto symbols = symbolsFromJson(vocabulary.at("symbols"), path + ": symbols");
+    unknown_id = vocabulary.at("unknown_id").get<int64_t>();
+    return symbols;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + ": not an LM vocabulary (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
 std::vector<int64_t> KeptLanguageModel::encode(const std::string& text, const std::string& where) const {
   std::vector<int64_t> out;
   for (const auto& s : lmSymbols(text, format, where)) {
@@ -67,14 +84,7 @@ KeptLanguageModel loadKeptLanguageModel(const std::string& dir) {
   const auto kept = openKeptModel(dir, "lm", {kLmVocabularyFile});
   const std::string config_path = kept.path("config.json");
   KeptLanguageModel m;
-  try {
-    std::ifstream in(kept.path(kLmVocabularyFile));
-    const auto vocabulary = nlohmann::json::parse(in);
-    m.symbols = symbolsFromJson(vocabulary.at("symbols"), kept.path(kLmVocabularyFile) + ": symbols");
-    m.unknown_id = vocabulary.at("unknown_id").get<int64_t>();
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(kept.path(kLmVocabularyFile) + ": not an LM vocabulary (" + e.what() + ")");
-  }
+  m.symbols = readLmVocabulary(kept.path(kLmVocabularyFile), m.unknown_id);
   for (size_t i = 0; i < m.symbols.size(); ++i) m.ids.emplace(m.symbols[i], static_cast<int64_t>(i));
   try {
     const auto& c = kept.config;
@@ -108,16 +118,8 @@ nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string&
   if (kept_format != lmFormatName(format))
     throw std::runtime_error(config_path + ": a model of " + kept_format +
                              ", this corpus is read as " + lmFormatName(format));
-  std::vector<std::string> symbols;
   int64_t kept_unknown = -1;
-  try {
-    std::ifstream in(vocabulary_path);
-    const auto j = nlohmann::json::parse(in);
-    symbols = symbolsFromJson(j.at("symbols"), vocabulary_path + ": symbols");
-    kept_unknown = j.at("unknown_id").get<int64_t>();
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(vocabulary_path + ": not an LM vocabulary (" + e.what() + ")");
-  }
+  const auto symbols = readLmVocabulary(vocabulary_path, kept_unknown);
   if (symbols.size() != vocabulary.size())
     throw std::runtime_error(vocabulary_path + ": " + std::to_string(symbols.size()) +
                              " symbols, this corpus has " + std::to_string(vocabulary.size()) +

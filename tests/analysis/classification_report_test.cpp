@@ -7,7 +7,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/support/temp_root.h"
+#include "tests/analysis/temp_dir.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -40,9 +40,8 @@ void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& mod
 }
 
 TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
-  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_report_");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   {
     Hdf5RunLog main((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     main.setAttribute("/", "experiment", std::string("classification"));
@@ -67,15 +66,13 @@ TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
   EXPECT_NE(text.str().find("76.0 ± 1.4"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("76.1"), std::string::npos);  // Kim's CNN-rand on MR beside ours
   EXPECT_NE(text.str().find("1 unit(s) diverged"), std::string::npos);
-  fs::remove_all(dir);
 }
 
 using recurlab::testing::fileText;
 
 TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
-  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_figures_");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("classification"));
@@ -104,15 +101,13 @@ TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   EXPECT_NE(md.find("over 1-2 runs per curve (folds × seeds)"), std::string::npos) << md;
   EXPECT_NE(md.find("Times and rates are wall-clock, measured while training"), std::string::npos) << md;
   EXPECT_NE(fileText(dir / "learning_curves.gp").find("set xtics 1, 1\n"), std::string::npos);
-  fs::remove_all(dir);
 }
 
 // The embedding table follows each dataset's vocabulary, so a model's parameter count is given
 // per dataset (a single count per model used to show whichever dataset was read last).
 TEST(ClassificationReport, GivesParametersPerDatasetAndModel) {
-  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_cls_parameters_");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("classification"));
@@ -133,7 +128,6 @@ TEST(ClassificationReport, GivesParametersPerDatasetAndModel) {
   const auto summary = nlohmann::json::parse(in);
   EXPECT_DOUBLE_EQ(summary.at("parameters").at("MR").at("sru2").get<double>(), 6050000.0);
   EXPECT_DOUBLE_EQ(summary.at("parameters").at("TREC").at("sru2").get<double>(), 2000000.0);
-  fs::remove_all(dir);
 }
 
 }  // namespace

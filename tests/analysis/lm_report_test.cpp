@@ -10,8 +10,8 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
+#include "tests/analysis/temp_dir.h"
 #include "tests/support/file_text.h"
-#include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -46,9 +46,8 @@ void addModel(Hdf5RunLog& log, const std::string& model,
 }
 
 TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
-  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_lm_report_");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("lm"));
@@ -80,15 +79,13 @@ TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
   EXPECT_NE(md.str().find("**In progress:** 1 of 2 models"), std::string::npos);
   EXPECT_NE(md.str().find("Times and rates are wall-clock, measured while training"),
             std::string::npos) << md.str();
-  fs::remove_all(dir);
 }
 
 // A model started from a kept model (config key init_from) says so, with what the kept
 // weights had reached, so that its epochs read as further epochs.
 TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {
-  const fs::path dir = recurlab::testing::perProcessTempPath("recurlab_lm_report_init_");
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("lm"));
@@ -115,7 +112,6 @@ TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {
   const std::string curves = recurlab::testing::fileText(dir / "learning_curves.dat");
   EXPECT_NE(curves.find("\n11 "), std::string::npos) << curves;
   EXPECT_NE(md.str().find("its first epoch here is the kept epoch + 1"), std::string::npos) << md.str();
-  fs::remove_all(dir);
 }
 
 }  // namespace
