@@ -6,7 +6,8 @@
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json;
-#    classification: reference.json, then reference-embed-dropout.json;
+#    classification: reference.json, then reference-embed-dropout.json and
+#    reference-trec-seeds.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
@@ -54,7 +55,10 @@ for run in "${runs[@]}"; do
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"
         # The recurrent models with dropout on the embeddings too, CR and MR (one process).
         "$build/recurlab_classification" --config configs/classification/reference-embed-dropout.json \
-          --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/classification/embed-dropout" ;;
+          --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/classification/embed-dropout"
+        # TREC alone with five seeds: how far one run on its 500 test questions moves by seed.
+        "$build/recurlab_classification" --config configs/classification/reference-trec-seeds.json \
+          --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/classification/trec-seeds" ;;
     qa) for seed in 1 2 3; do
           "$build/recurlab_qa" --config configs/qa/reference.json --seed "$seed" "${common[@]}" \
             --out "$root/qa/offline-seed-$seed"
