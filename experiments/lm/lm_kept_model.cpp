@@ -108,10 +108,11 @@ KeptLanguageModel loadKeptLanguageModel(const std::string& dir) {
   return m;
 }
 
-nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string& dir,
-                                       const std::vector<std::string>& vocabulary,
-                                       int64_t unknown_id, LmCorpusFormat format) {
-  const auto kept = openKeptModel(dir, "lm", {kLmVocabularyFile});
+namespace {
+
+KeptModel openKeptModelOfCorpus(const std::string& dir, const std::vector<std::string>& vocabulary,
+                                int64_t unknown_id, LmCorpusFormat format) {
+  auto kept = openKeptModel(dir, "lm", {kLmVocabularyFile});
   const std::string config_path = kept.path("config.json");
   const std::string vocabulary_path = kept.path(kLmVocabularyFile);
   const std::string kept_format = kept.config.value("format", std::string());
@@ -132,6 +133,20 @@ nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string&
   if (kept_unknown != unknown_id)
     throw std::runtime_error(vocabulary_path + ": unknown_id " + std::to_string(kept_unknown) +
                              ", this corpus's is " + std::to_string(unknown_id));
+  return kept;
+}
+
+}  // namespace
+
+void checkKeptModelFitsCorpus(const std::string& dir, const std::vector<std::string>& vocabulary,
+                              int64_t unknown_id, LmCorpusFormat format) {
+  openKeptModelOfCorpus(dir, vocabulary, unknown_id, format);
+}
+
+nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string& dir,
+                                       const std::vector<std::string>& vocabulary,
+                                       int64_t unknown_id, LmCorpusFormat format) {
+  const auto kept = openKeptModelOfCorpus(dir, vocabulary, unknown_id, format);
   loadKeptWeights(lm, kept);
   return kept.manifest;
 }

@@ -50,4 +50,9 @@ nlohmann::json initializeFromKeptModel(LanguageModelImpl& lm, const std::string&
                                        const std::vector<std::string>& vocabulary,
                                        int64_t unknown_id, LmCorpusFormat format);
 
+// The checks of initializeFromKeptModel that need no model: `dir` is a kept LM of this corpus
+// format and vocabulary (the run checks every init_from before its first unit starts).
+void checkKeptModelFitsCorpus(const std::string& dir, const std::vector<std::string>& vocabulary,
+                              int64_t unknown_id, LmCorpusFormat format);
+
 }  // namespace recurlab::experiments

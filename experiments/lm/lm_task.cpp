@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
 
 #include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
@@ -70,6 +71,18 @@ const LmCorpus& LmTask::corpus() {
                 << " test symbols unseen in training map to <unk>\n";
   }
   return *corpus_;
+}
+
+void LmTask::checkData() {
+  const auto& data = corpus();
+  for (const auto& m : config_.models) {
+    if (m.init_from.empty()) continue;
+    try {
+      checkKeptModelFitsCorpus(m.init_from, data.vocabulary, data.unknown_id, config_.corpus.format);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("models." + m.name + ".init_from: " + e.what());
+    }
+  }
 }
 
 nlohmann::json LmTask::unitTemplate(const Unit& unit) const {

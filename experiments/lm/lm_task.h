@@ -24,8 +24,9 @@ class LmTask : public Task {
   const LmConfig& config() const { return config_; }
   int64_t seed() const override { return config_.seed; }
   std::string describe() const override;
-  // Loads the corpus (errors name the file; a missing file says to run scripts/get-data.sh).
-  void checkData() override { corpus(); }
+  // Loads the corpus (errors name the file; a missing file says to run scripts/get-data.sh),
+  // and checks that every init_from is a kept model of this corpus, before any unit trains.
+  void checkData() override;
   const LmCorpus& corpus();
   // The batch's streams are split across the ranks (lm_training.h).
   bool dataParallel() const override { return true; }

@@ -2,7 +2,8 @@
 // kept; a model built for the same corpus and loaded from it equals the kept model tensor for
 // tensor; a second run from it (at an lr too small to move it) opens at the first run's best
 // valid loss, where a random init is far above; a kept model of another vocabulary, format or
-// width is refused naming the file and what differs.
+// width is refused naming the file and what differs; the run checks every init_from before its
+// first unit trains.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -158,6 +159,29 @@ TEST(LmInitFrom, RefusesAModelOfAnotherVocabularyFormatOrWidthNamingTheFile) {
                 k.model_dir + "/weights.pt: '");
   expectRefused([&] { initializeFromKeptModel(*k.freshModel(), k.temp.root.string(), k.vocabulary(), -1, LmCorpusFormat::Chars); },
                 k.temp.root.string() + "/manifest.json: missing");
+}
+
+// A wrong init_from stops the run before its first unit, not when its own unit starts after
+// the others have trained for hours.
+TEST(LmInitFrom, TheRunChecksEveryInitFromBeforeAnyUnitTrains) {
+  auto& k = kept();
+  const fs::path& root = k.temp.root;
+  auto config = toyConfig(root, kSru, 0.01, 1);
+  config["models"]["sru"]["init_from"] = k.model_dir;
+  LmTask fits(LmConfig::fromJson(config), root.string());
+  EXPECT_NO_THROW(fits.checkData());
+
+  config["models"]["lstm"] = {{"encoder", "lstm"}, {"config", {{"layers", 1}, {"hidden", 8}}}};
+  config["models"]["sru"]["init_from"] = root.string();  // a folder, but no kept model
+  LmTask missing(LmConfig::fromJson(config), root.string());
+  expectRefused([&] { missing.checkData(); },
+                "models.sru.init_from: " + root.string() + "/manifest.json: missing");
+
+  config["corpus"]["format"] = "words";
+  config["models"]["sru"]["init_from"] = k.model_dir;
+  LmTask other_format(LmConfig::fromJson(config), root.string());
+  expectRefused([&] { other_format.checkData(); },
+                "models.sru.init_from: " + k.model_dir + "/config.json: a model of chars, this corpus is read as words");
 }
 
 }  // namespace
