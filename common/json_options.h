@@ -24,6 +24,8 @@ class JsonOptions {
   // Any JSON value, unchecked (the caller checks it): nested objects, lists of names.
   nlohmann::json getJson(const std::string& key, const nlohmann::json& fallback);
   bool has(const std::string& key) const;
+  // The owner as errors name it, for checks across keys made by the caller.
+  const std::string& where() const { return where_; }
 
   // Throws std::invalid_argument naming every unknown key and the accepted ones.
   void finish() const;

@@ -19,4 +19,9 @@ double scheduledLearningRate(const OptimizerOptions& o, int64_t step) {
   return o.lr;
 }
 
+bool decaysBeforeEpoch(const OptimizerOptions& o, int64_t epoch) {
+  return o.schedule == "milestones" &&
+         std::find(o.lr_decay_epochs.begin(), o.lr_decay_epochs.end(), epoch) != o.lr_decay_epochs.end();
+}
+
 }  // namespace recurlab::experiments

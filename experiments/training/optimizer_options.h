@@ -4,6 +4,7 @@
 // separate from the loop's options (trainer_options.h) and the task's own (e.g. the head's).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace recurlab {
 class JsonOptions;
@@ -22,8 +23,11 @@ struct OptimizerOptions {
   // metric (never below min_lr); noam (Vaswani et al. 2017 §5.3):
   // lr * model_dim^-0.5 * min(s^-0.5, s * warmup^-1.5), lr being the paper's scale factor;
   // inverse_sqrt: lr * min(s / warmup, sqrt(warmup / s)), peak lr at s = warmup
-  // (s = optimizer steps, from 1).
+  // (s = optimizer steps, from 1); milestones: lr *= lr_decay before each epoch of
+  // lr_decay_epochs (fixed epochs, as PyTorch's MultiStepLR; Zaremba et al. 2014 decay every
+  // epoch after the first few), never below min_lr.
   std::string schedule = "plateau";
+  std::vector<int64_t> lr_decay_epochs;  // milestones only: increasing, from 2
   int64_t warmup_steps = 4000;
   int64_t model_dim = 512;         // noam only
   int64_t lr_patience = 10;

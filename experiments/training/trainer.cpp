@@ -501,7 +501,7 @@ void Trainer::optimizerStep() {
 }
 
 // The learning rate: per step for a stepwise schedule (warm-up, decay), or after an epoch
-// that did not improve (the plateau schedule).
+// that did not improve (the plateau schedule) or before a milestone epoch.
 void Trainer::scheduleStep() {
   state_.lr = stepwise_ ? scheduledLearningRate(opt_, state_.step)
                         : std::max(opt_.min_lr, state_.lr * opt_.lr_decay);
@@ -600,14 +600,15 @@ bool Trainer::checkDivergence(const std::vector<double>& evals) {
   return true;
 }
 
-// Whether training is over, the plateau schedule's decay, and the next epoch's start.
+// Whether training is over, the plateau or milestone decay, and the next epoch's start.
 void Trainer::finishEpoch(const PlateauTracker::Decision& decision) {
   auto& s = state_;
   if (decision.stop) {
     s.finished = Finished::EarlyStopping;
     s.outcome.stop_reason = "early_stopping";
   } else if (s.epoch == options_.max_epochs) s.finished = Finished::MaxEpochs;
-  if (decision.decay_lr && opt_.schedule == "plateau") scheduleStep();
+  if (opt_.schedule == "plateau" ? decision.decay_lr : decaysBeforeEpoch(opt_, s.epoch + 1))
+    scheduleStep();
   ++s.epoch;
   s.batch = 0;
   s.meters.reset();

@@ -1,7 +1,7 @@
 // The Trainer on a tiny regression: resume from a mid-epoch checkpoint equals an
 // uninterrupted run bit for bit, early stopping follows the metric's direction, divergence is
-// caught on the loss, the parameters and the metrics, schedules, gradient accumulation, the
-// lazy Adam of sparse rows, and checkpoint averaging.
+// caught on the loss, the parameters and the metrics, schedules (milestones across a resume),
+// gradient accumulation, the lazy Adam of sparse rows, and checkpoint averaging.
 #include "experiments/training/trainer.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "common/json_options.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/sparse_row_optimizer.h"
@@ -203,6 +204,74 @@ TEST(LearningRateSchedule, NoamAndInverseSqrtWarmUpThenDecay) {
   EXPECT_TRUE(stepwiseSchedule(o));
   o.schedule = "plateau";
   EXPECT_FALSE(stepwiseSchedule(o));
+}
+
+// The milestones schedule decays before its fixed epochs whatever the metric does, and a run
+// killed after a decay resumes at the decayed lr.
+TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
+  Folder f;
+  OptimizerOptions opt;
+  opt.lr = 0.01;
+  opt.schedule = "milestones";
+  opt.lr_decay_epochs = {3, 5};
+  opt.lr_decay = 0.1;
+  TrainerOptions loop;
+  loop.max_epochs = 6;
+  loop.checkpoint_every_steps = 3;
+  Hdf5RunLog log((f.path.string() + "-m.h5"), Hdf5RunLog::Mode::Create);
+  auto whole_model = freshModel();
+  const auto whole = train(*whole_model, opt, loop, 5, {&log, "/a", {}, "cfg", {}});
+  const auto lr = log.readTable("/a/epochs").column("lr");
+  ASSERT_EQ(lr.size(), 6u);
+  const std::vector<double> expected = {0.01, 0.01, 0.01 * 0.1, 0.01 * 0.1, 0.01 * 0.1 * 0.1,
+                                        0.01 * 0.1 * 0.1};
+  for (size_t e = 0; e < lr.size(); ++e) EXPECT_DOUBLE_EQ(lr[e], expected[e]) << "epoch " << e + 1;
+  EXPECT_DOUBLE_EQ(whole.final_lr, expected.back());
+
+  auto crashed = freshModel();
+  crashed->fail_at_batch = 37;  // epoch 4, after the decay before epoch 3
+  const CheckpointStore store((f.path / "ckpt").string());
+  EXPECT_THROW(train(*crashed, opt, loop, 5, {&log, "/b", store, "cfg", {}}), std::runtime_error);
+  auto resumed_model = freshModel();
+  const auto resumed = train(*resumed_model, opt, loop, 5, {&log, "/c", store, "cfg", {}});
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(log.readTable("/c/epochs").column("lr"), lr);
+  const auto pa = whole_model->net->parameters(), pc = resumed_model->net->parameters();
+  for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pc[i]));
+}
+
+OptimizerOptions readOptimizer(const nlohmann::json& train) {
+  JsonOptions j(train, "train");
+  return OptimizerOptions::read(j);
+}
+
+void expectOptimizerRefused(const nlohmann::json& train, const std::string& expected) {
+  try {
+    readOptimizer(train);
+    FAIL() << train.dump() << " was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
+TEST(LearningRateSchedule, MilestonesNeedIncreasingEpochsAndNoOtherScheduleTakesThem) {
+  const auto o = readOptimizer({{"schedule", "milestones"}, {"lr_decay_epochs", {11, 13}}});
+  EXPECT_EQ(o.lr_decay_epochs, (std::vector<int64_t>{11, 13}));
+  EXPECT_FALSE(decaysBeforeEpoch(o, 10));
+  EXPECT_TRUE(decaysBeforeEpoch(o, 11));
+  EXPECT_FALSE(decaysBeforeEpoch(o, 12));
+  EXPECT_TRUE(decaysBeforeEpoch(o, 13));
+  EXPECT_FALSE(stepwiseSchedule(o));
+  expectOptimizerRefused({{"schedule", "milestones"}}, "train: key 'lr_decay_epochs' is missing; the milestones schedule needs");
+  expectOptimizerRefused({{"schedule", "milestones"}, {"lr_decay_epochs", {5, 3}}},
+                         "train: key 'lr_decay_epochs' is invalid; expected increasing epochs, 3 follows 5");
+  expectOptimizerRefused({{"schedule", "milestones"}, {"lr_decay_epochs", {1}}},
+                         "train: key 'lr_decay_epochs' = [1] is invalid");
+  expectOptimizerRefused({{"schedule", "plateau"}, {"lr_decay_epochs", {3}}},
+                         "train: key 'lr_decay_epochs' is read by the milestones schedule only; this schedule is plateau");
+  OptimizerOptions plateau;
+  plateau.lr_decay_epochs = {3};
+  EXPECT_FALSE(decaysBeforeEpoch(plateau, 3));
 }
 
 TEST(SparseRowOptimizer, LazyAdamEqualsAdamOnTouchedRowsAndLeavesOthers) {
