@@ -44,13 +44,20 @@ exp-speed: deps configure
 # Regenerates report.md, figures (PNG, PDF, script, data), tables (.tex, .csv) and summary.json
 # of every run (results/<experiment>/<run>/ and the committed reference runs
 # results/reference/<task>/<run>/) from its logs alone (log.h5, or the log.shard-i-of-n.h5 of a
-# run split over worker processes).
+# run split over worker processes), then every comparison (recurlab_compare) whose folder holds
+# the runs.txt it wrote.
 figures: deps configure
-	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_analyze recurlab_compare
 	@set -e; found=0; for dir in results/*/*/ results/reference/*/*/; do \
 	  ls "$$dir"log*.h5 >/dev/null 2>&1 || continue; found=1; \
 	  echo "recurlab_analyze $$dir"; $(BUILD)/recurlab_analyze "$$dir"; \
 	done; [ $$found = 1 ] || echo "no runs under results/"
+	@# Comparisons (recurlab_compare) again, over the runs their runs.txt lists.
+	@set -e; for list in results/*/*/runs.txt results/reference/*/*/runs.txt; do \
+	  [ -f "$$list" ] || continue; dir=$$(dirname "$$list"); \
+	  echo "recurlab_compare $$(tr '\n' ' ' < "$$list")--out $$dir"; \
+	  $(BUILD)/recurlab_compare $$(cat "$$list") --out "$$dir" >/dev/null; \
+	done
 
 # The full-protocol reference runs (docs/results.md): make reference-<run>, <run> one of mt,
 # lm-char, lm-word, classification, qa or all; hours to days on 2 cores, resumable by the same command.
@@ -58,7 +65,7 @@ figures: deps configure
 REFERENCE_ARGS ?=
 reference-%: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_mt recurlab_lm recurlab_classification \
-	  recurlab_qa recurlab_bleu recurlab_squad_eval recurlab_analyze
+	  recurlab_qa recurlab_bleu recurlab_squad_eval recurlab_analyze recurlab_compare
 	scripts/reference-runs.sh $(REFERENCE_ARGS) $*
 
 clean:

@@ -298,8 +298,15 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
   out << report.markdown();
   out.close();
   if (!out) throw std::runtime_error("cannot write " + md);
+  // The runs as given, one per line: `make figures` compares them again from this file.
+  const std::string list = (fs::path(out_dir) / kComparedRunsFile).string();
+  std::ofstream runs_out(list);
+  for (const auto& r : runs) runs_out << r.run << "\n";
+  runs_out.close();
+  if (!runs_out) throw std::runtime_error("cannot write " + list);
   std::vector<std::string> files = report.files();
   files.push_back(md);
+  files.push_back(list);
   return files;
 }
 

@@ -66,8 +66,11 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs);
 // (Fisher 1935; n <= 20, else std::invalid_argument).
 double signFlipPValue(const std::vector<double>& differences);
 
-// compare.md, compare.csv (and .tex) and the figure compare.png (.pdf, .gp, .dat) in out_dir.
-// Returns the files written.
+// The compared run folders as given, one per line, beside compare.md.
+inline constexpr const char* kComparedRunsFile = "runs.txt";
+
+// compare.md, compare.csv (and .tex), the figure compare.png (.pdf, .gp, .dat) and runs.txt
+// in out_dir. Returns the files written.
 std::vector<std::string> writeComparison(const Comparison& comparison,
                                          const std::vector<RunMetrics>& runs,
                                          const std::string& out_dir);

@@ -5,7 +5,8 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
-#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json;
+#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json, then
+#    their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json and
 #    reference-trec-seeds.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
@@ -67,6 +68,9 @@ for run in "${runs[@]}"; do
         for seed in 1 2 3; do
           "$build/recurlab_qa" --config configs/qa/reference-sru-dropout.json --seed "$seed" \
             --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/qa/offline-sru-dropout-seed-$seed"
-        done ;;
+        done
+        # The readers over the seeds: mean ± std and paired tests (docs/compare.md).
+        "$build/recurlab_compare" "$root"/qa/offline-seed-{1,2,3} "$root"/qa/offline-sru-dropout-seed-{1,2,3} \
+          --out "$root/qa/seeds" ;;
   esac
 done

@@ -129,6 +129,9 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   const std::string csv = fileText(out + "/compare.csv");
   EXPECT_NE(csv.find("dev F1,sru [config 1],72,2,3"), std::string::npos) << csv;
   EXPECT_TRUE(fs::exists(out + "/compare.gp"));
+  std::string listed;
+  for (const auto& r : runs) listed += r.run + "\n";
+  EXPECT_EQ(fileText(out + "/runs.txt"), listed) << "make figures compares these again";
   if (testing::commandAvailable("gnuplot")) {
     EXPECT_TRUE(fs::exists(out + "/compare.png"));
   }
