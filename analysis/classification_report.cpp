@@ -102,6 +102,26 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
     }
 }
 
+// The unit groups the run planned (root attribute units_planned; every shard's log lists all
+// of them). Empty for logs written before the attribute existed: no cell is then marked.
+std::set<std::string> plannedGroups(const RunReader& run) {
+  std::set<std::string> groups;
+  run.forEachLog([&](const Hdf5RunLog& log) {
+    if (!log.attribute("/", "units_planned")) return;
+    for (const auto& g : nlohmann::json::parse(log.stringAttribute("/", "units_planned")))
+      groups.insert(g.get<std::string>());
+  });
+  return groups;
+}
+
+size_t plannedFinals(const std::set<std::string>& planned, const std::string& dataset,
+                     const std::string& model) {
+  const std::string prefix = "/" + dataset + "/" + model + "/folds/";
+  return static_cast<size_t>(std::count_if(planned.begin(), planned.end(), [&](const std::string& g) {
+    return g.compare(0, prefix.size(), prefix) == 0;
+  }));
+}
+
 template <class F>
 std::vector<std::string> distinct(const std::vector<Unit>& units, F key, const std::vector<std::string>& order = {}) {
   std::set<std::string> seen;
@@ -161,8 +181,15 @@ void buildClassificationReport(const RunReader& run, Report& report) {
   auto& summary = report.summary();
   summary["logs"] = run.logFiles();
   summary["units_finished"] = units.size();
+  const auto planned = plannedGroups(run);
 
   report.heading(2, "Test accuracy (%)");
+  if (!planned.empty()) {
+    const auto done = static_cast<int64_t>(units.size());
+    const auto total = std::max(done, static_cast<int64_t>(planned.size()));
+    writeUnitsInProgress(report, total - done, total, "units (folds × seeds × models, and trials)",
+                         "the mean over the folds and seeds finished so far, marked (k of n)");
+  }
   report.paragraph(
       "Mean ± standard deviation over folds and seeds of the test accuracy at the epoch of best "
       "dev accuracy (n = folds × seeds per cell; a single run shows no ±); the best of our rows "
@@ -182,9 +209,14 @@ void buildClassificationReport(const RunReader& run, Report& report) {
       for (const auto& u : finals)
         if (u.model == m && u.dataset == d && u.status == "finished") xs.push_back(100 * u.test);
       const auto s = stats(xs);
-      row.push_back({meanStd(s), s.mean, s.n > 1 ? s.std : NAN});
+      const size_t of = plannedFinals(planned, d, m);
+      // A cell still training shows how many of its folds and seeds its mean holds.
+      const std::string partial =
+          of > s.n ? " (" + std::to_string(s.n) + " of " + std::to_string(of) + ")" : "";
+      row.push_back({meanStd(s) + partial, s.mean, s.n > 1 ? s.std : NAN});
       n = std::max(n, s.n);
       summary["accuracy"][d][m] = {{"mean", s.mean}, {"std", s.std}, {"n", s.n}};
+      if (of > 0) summary["accuracy"][d][m]["planned"] = of;
     }
     row.push_back({std::to_string(n), static_cast<double>(n)});
     acc.addRow(row);

@@ -176,6 +176,9 @@ std::string lineStyle(const LineSeries& s, int index) {
   return o.str();
 }
 
+// Bars and their key samples: filled, with a black border.
+constexpr const char* kBarFill = "set style fill solid 0.85 border lc rgb '#000000'\n";
+
 std::string barStyle(int index) {
   return "boxes lc rgb " + quoted(style::colour(index));
 }
@@ -596,7 +599,7 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       s << "unset key\n";
     } else if (!p.bars.empty()) {
       s << "set grid ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
-      s << "set style fill solid 0.85 border lc rgb '#000000'\n";
+      s << kBarFill;
       s << "set boxwidth " << num(0.8 / static_cast<double>(p.bars.size())) << " absolute\n";
       s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
       s << "set xtics " << tickList(p.categories) << " noenhanced scale 0\n";
@@ -645,6 +648,7 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       max_rows = static_cast<int>((shared_entries.size() + key_columns - 1) / key_columns);
     }
     k << "reset\nunset border\nunset tics\nunset grid\n"
+      << kBarFill  // after reset, as in the panels: else a bar's key sample is an empty box
       << "set lmargin at screen " << num(x0) << "\nset rmargin at screen " << num(x1)
       << "\nset bmargin at screen " << num(y0) << "\nset tmargin at screen " << num(y1) << "\n"
       << "set xrange [0:1]\nset yrange [0:1]\n"

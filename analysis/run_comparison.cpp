@@ -44,7 +44,9 @@ std::vector<MetricValue> headlineMetrics(const std::string& experiment,
   if (experiment == "classification" && summary.contains("accuracy")) {
     for (const auto& [dataset, models] : summary["accuracy"].items())
       for (const auto& [model, stats] : models.items())
-        if (stats.is_object() && stats.contains("mean"))
+        // A cell of a run still training (fewer folds and seeds than planned) is no result.
+        if (stats.is_object() && stats.contains("mean") &&
+            stats.value("n", 0) >= stats.value("planned", 0))
           addIfNumber(out, model, "test accuracy % (" + dataset + ")", stats["mean"]);
   }
   if (!summary.contains("models") || !summary["models"].is_object()) return out;
@@ -63,8 +65,8 @@ std::vector<MetricValue> headlineMetrics(const std::string& experiment,
                {"best_valid_bleu", "best valid BLEU"}})
         if (s.contains(key)) addIfNumber(out, model, metric, s[key]);
     } else if (experiment == "qa") {
-      if (s.contains("dev_em")) addIfNumber(out, model, "dev EM", s["dev_em"]);
-      if (s.contains("dev_f1")) addIfNumber(out, model, "dev F1", s["dev_f1"]);
+      if (s.contains("dev_em")) addIfNumber(out, model, "dev EM (%)", s["dev_em"]);
+      if (s.contains("dev_f1")) addIfNumber(out, model, "dev F1 (%)", s["dev_f1"]);
     }
   }
   return out;
@@ -229,7 +231,6 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
   // One panel per metric: a group of bars per model, a bar per config (a key when several).
   Figure figure;
   figure.width = 1000;
-  figure.shared_key = true;
   std::vector<std::string> metrics, config_names;
   for (const auto& row : comparison.rows) {
     if (std::find(metrics.begin(), metrics.end(), row.metric) == metrics.end())
@@ -239,6 +240,8 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
       config_names.push_back(row.config_name);
   }
   std::sort(config_names.begin(), config_names.end());
+  // A key only tells configs apart; the caption says what a bar and its error bar are.
+  figure.shared_key = config_names.size() > 1;
   for (const auto& metric : metrics) {
     Panel panel;
     panel.title = metric;
@@ -250,7 +253,7 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
         panel.categories.push_back(row.model);
     for (size_t k = 0; k < config_names.size(); ++k) {
       BarSeries bars;
-      bars.title = config_names[k].empty() ? "mean ± std" : config_names[k];
+      bars.title = figure.shared_key ? config_names[k] : "";
       bars.style = static_cast<int>(k);
       bool any = false;
       for (const auto& model : panel.categories) {

@@ -146,6 +146,11 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
         << " units already finished in " << folder.path() << "\n";
   log.setAttribute("/", "units_total", static_cast<int64_t>(units.size()));
   log.setAttribute("/", "units_in_shard", in_shard);
+  // Every unit's group, all shards': the report of a run still going tells a cell of some
+  // finished folds from a finished cell.
+  nlohmann::json planned = nlohmann::json::array();
+  for (const auto& u : units) planned.push_back(u.group);
+  log.setAttribute("/", "units_planned", planned.dump());
 
   const auto run_start = Clock::now();
   int64_t units_timed = 0;

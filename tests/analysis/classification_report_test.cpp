@@ -70,6 +70,34 @@ TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
 
 using recurlab::testing::fileText;
 
+// The runner lists every planned unit in the log: a cell with some of its folds finished says
+// how many, the summary says how many were planned, and the report says the run is not done.
+TEST(ClassificationReport, MarksCellsOfARunStillTraining) {
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("classification"));
+    nlohmann::json planned = nlohmann::json::array();
+    for (const std::string m : {"sru2", "cnn"})
+      for (int f = 0; f < 3; ++f) planned.push_back("/MR/" + m + "/folds/" + std::to_string(f) + "/seeds/0");
+    log.setAttribute("/", "units_planned", planned.dump());
+    for (int f = 0; f < 3; ++f) addUnit(log, "MR", "cnn", f, 0.75);
+    addUnit(log, "MR", "sru2", 0, 0.70);
+    addUnit(log, "MR", "sru2", 1, 0.72);
+    log.createGroup("/MR/sru2/folds/2/seeds/0");  // training
+  }
+  analyzeRun(dir.string());
+  const auto summary = nlohmann::json::parse(fileText((dir / "summary.json").string()));
+  EXPECT_EQ(summary.at("accuracy").at("MR").at("sru2").at("planned"), 3);
+  EXPECT_EQ(summary.at("accuracy").at("MR").at("sru2").at("n"), 2);
+  EXPECT_EQ(summary.at("units_running"), 1);
+  const std::string md = fileText((dir / "report.md").string());
+  EXPECT_NE(md.find("71.0 ± 1.4 (2 of 3)"), std::string::npos) << md;
+  EXPECT_EQ(md.find("(3 of 3)"), std::string::npos) << "a finished cell is not marked";
+  EXPECT_NE(md.find("**In progress:** 1 of 6 units"), std::string::npos) << md;
+}
+
 TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
   const recurlab::testing::TempDir temp;
   const fs::path& dir = temp.path();

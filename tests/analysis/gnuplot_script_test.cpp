@@ -225,6 +225,28 @@ TEST(GnuplotScript, SharedKeySitsInTheEmptyCellOrBelowTheGrid) {
   EXPECT_TRUE(contains(g2.script, "center center horizontal")) << g2.script;
 }
 
+// The key is a plot of its own after a reset: its bar samples need the panels' fill again.
+TEST(GnuplotScript, ASharedKeyFillsItsBarSamplesAsTheBars) {
+  Figure f;
+  f.shared_key = true;
+  Panel p;
+  p.categories = {"lm", "mt"};
+  BarSeries a, b;
+  a.title = "config 1";
+  a.values = {1, 2};
+  b.title = "config 2";
+  b.values = {2, 1};
+  p.bars = {a, b};
+  f.panels = {p, p};
+  const auto g = gnuplotScript(f, "bars", kFormats);
+  const auto key = g.script.find("# the key shared by every panel");
+  ASSERT_NE(key, std::string::npos) << g.script;
+  const auto fill = g.script.find("set style fill solid", key);
+  const auto entry = g.script.find("keyentry with boxes", key);
+  ASSERT_NE(entry, std::string::npos) << g.script;
+  EXPECT_LT(fill, entry) << g.script;
+}
+
 TEST(GnuplotScript, EmptyPanelsAreNotDrawn) {
   Figure f;
   Panel full, empty;

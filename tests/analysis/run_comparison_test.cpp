@@ -61,12 +61,19 @@ TEST(RunComparisonTest, HeadlineMetricsOfEachKind) {
   const auto qa = headlineMetrics(
       "qa", {{"models", {{"sru", {{"dev_em", 60.5}, {"dev_f1", 70.25}, {"parameters", 9}}}}}});
   ASSERT_EQ(qa.size(), 2u);
-  EXPECT_EQ(qa[0].metric, "dev EM");
+  EXPECT_EQ(qa[0].metric, "dev EM (%)");
   EXPECT_DOUBLE_EQ(qa[1].value, 70.25);
   const auto cls = headlineMetrics(
       "classification", {{"accuracy", {{"MR", {{"sru", {{"mean", 76.5}, {"std", 1}}}}}}}});
   ASSERT_EQ(cls.size(), 1u);
   EXPECT_EQ(cls[0].metric, "test accuracy % (MR)");
+  // A cell with fewer finished folds than planned (a run still training) is no result.
+  const auto partial = headlineMetrics(
+      "classification",
+      {{"accuracy", {{"MR", {{"sru", {{"mean", 76.5}, {"n", 9}, {"planned", 10}}},
+                             {"cnn", {{"mean", 75.0}, {"n", 10}, {"planned", 10}}}}}}}});
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_EQ(partial[0].model, "cnn");
   const auto lm = headlineMetrics(
       "lm", {{"models", {{"sru", {{"test", 1.4}, {"valid", 1.5}, {"metric", "bpc"}}}}}});
   ASSERT_EQ(lm.size(), 2u);
@@ -91,27 +98,27 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   const Comparison c = compareRuns(runs);
   ASSERT_EQ(c.configs.size(), 2u);
 
-  const auto* sru = findRow(c, "dev F1", "sru [config 1]");
+  const auto* sru = findRow(c, "dev F1 (%)", "sru [config 1]");
   ASSERT_NE(sru, nullptr);
   EXPECT_DOUBLE_EQ(sru->mean, 72.0);
   EXPECT_DOUBLE_EQ(sru->std, 2.0);
   EXPECT_EQ(sru->values.size(), 3u);
   EXPECT_EQ(sru->model, "sru");
   EXPECT_EQ(sru->config_name, "config 1");
-  const auto* lstm = findRow(c, "dev F1", "lstm [config 1]");
+  const auto* lstm = findRow(c, "dev F1 (%)", "lstm [config 1]");
   ASSERT_NE(lstm, nullptr);
   EXPECT_DOUBLE_EQ(lstm->mean, 70.0);
   EXPECT_DOUBLE_EQ(lstm->std, 1.0);
-  const auto* single = findRow(c, "dev F1", "sru [config 2]");
+  const auto* single = findRow(c, "dev F1 (%)", "sru [config 2]");
   ASSERT_NE(single, nullptr);
   EXPECT_DOUBLE_EQ(single->mean, 80.0);
   EXPECT_TRUE(std::isnan(single->std));
-  EXPECT_EQ(findRow(c, "dev EM", "lstm [config 1]"), nullptr) << "null values are left out";
+  EXPECT_EQ(findRow(c, "dev EM (%)", "lstm [config 1]"), nullptr) << "null values are left out";
 
   // sru vs lstm under config 1: differences 1, 2, 3 over seeds 1-3 -> p = 2/8.
   bool found = false;
   for (const auto& p : c.paired)
-    if (p.metric == "dev F1" && p.first == "lstm [config 1]" && p.second == "sru [config 1]") {
+    if (p.metric == "dev F1 (%)" && p.first == "lstm [config 1]" && p.second == "sru [config 1]") {
       found = true;
       EXPECT_EQ(p.pairs, 3u);
       EXPECT_DOUBLE_EQ(p.mean_difference, -2.0);
@@ -123,11 +130,11 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   const std::string out = tmp.file("cmp");
   const auto files = writeComparison(c, runs, out);
   const std::string md = fileText(out + "/compare.md");
-  EXPECT_NE(md.find("| dev F1 | sru [config 1] | 72 ± 2 | 3 | 1, 2, 3 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| dev F1 (%) | sru [config 1] | 72 ± 2 | 3 | 1, 2, 3 |"), std::string::npos) << md;
   EXPECT_NE(md.find("## Paired comparisons"), std::string::npos);
   EXPECT_NE(md.find("\"hidden\":256"), std::string::npos) << "the configs are listed";
   const std::string csv = fileText(out + "/compare.csv");
-  EXPECT_NE(csv.find("dev F1,sru [config 1],72,2,3"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("dev F1 (%),sru [config 1],72,2,3"), std::string::npos) << csv;
   EXPECT_TRUE(fs::exists(out + "/compare.gp"));
   std::string listed;
   for (const auto& r : runs) listed += r.run + "\n";

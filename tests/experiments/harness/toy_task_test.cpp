@@ -3,6 +3,7 @@
 // report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -60,6 +61,19 @@ TEST(ToyTask, SearchSeedsShardsAndResumeGiveTheUnitsOfOneRun) {
     for (int i = 0; i < 3; ++i) waiting += runToy(kToy, f.root / "sharded", {i, 3}).waiting;
   }
   EXPECT_EQ(recurlab::testing::finishedUnits((f.root / "sharded").string()), expected);
+  // Every shard's log lists every planned unit, its own and the others' (reports of a run still
+  // going count what is not done from it).
+  int shard_logs = 0;
+  for (const auto& entry : fs::directory_iterator(f.root / "sharded")) {
+    if (entry.path().extension() != ".h5") continue;
+    ++shard_logs;
+    const Hdf5RunLog log(entry.path().string(), Hdf5RunLog::Mode::ReadOnly);
+    const auto planned = nlohmann::json::parse(log.stringAttribute("/", "units_planned"));
+    EXPECT_EQ(planned.size(), 5u) << entry.path();
+    for (const auto& [group, config] : expected)
+      EXPECT_NE(std::find(planned.begin(), planned.end(), group), planned.end()) << group;
+  }
+  EXPECT_EQ(shard_logs, 3);
 
   // Resumed: nothing left to do. A new shard layout in the same folder runs no unit again.
   EXPECT_EQ(runToy(kToy, f.root / "whole").ran, 0);
