@@ -188,7 +188,8 @@ void buildClassificationReport(const RunReader& run, Report& report) {
     const auto done = static_cast<int64_t>(units.size());
     const auto total = std::max(done, static_cast<int64_t>(planned.size()));
     writeUnitsInProgress(report, total - done, total, "units (folds × seeds × models, and trials)",
-                         "the mean over the folds and seeds finished so far, marked (k of n)");
+                         "the mean over the finished folds and seeds",
+                         "cells marked (k of n): k units finished of n planned");
   }
   report.paragraph(
       "Mean ± standard deviation over folds and seeds of the test accuracy at the epoch of best "

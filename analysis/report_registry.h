@@ -41,9 +41,10 @@ void writeEnvironmentSection(const RunReader& run, Report& report);
 
 // For a run still training: summary.json's units_finished and units_running, and when some
 // units run, the paragraph "**In progress:** <running> of <total> <units> have not finished
-// (marked "running" below): their rows give <rows_give>; they are not final results."
+// (<marked>): their rows give <rows_give>; they are not final results."
 void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
-                          const std::string& rows_give);
+                          const std::string& rows_give,
+                          const std::string& marked = "marked \"running\" below");
 
 // Under a table or figure of training time or speed logged while training: they are wall-clock,
 // so they count other processes' load too; `make bench` is where speed is compared.
