@@ -180,6 +180,7 @@ do for [format in "png pdf"] {
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.77
   set rmargin at screen 0.98
   set bmargin at screen 0.02
