@@ -22,11 +22,13 @@ do for [format in "png pdf"] {
   set xrange [0.74:14.26]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [64.48284088:81.297511]
+  set yrange [65.95699989:79.0473079]
   set format y '% h'
   unset key
-  plot data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
-       data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
+  plot data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 0 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 1 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # panel 2: CR
   reset
   set lmargin at screen 0.6333333333
@@ -45,15 +47,16 @@ do for [format in "png pdf"] {
   set yrange [68.50134404:84.40550933]
   set format y '% h'
   unset key
-  plot data index 2 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
-       data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
-       data index 1 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
-       data index 2 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
+  plot data index 3 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \
+       data index 2 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#0072B2' notitle, \
+       data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 3 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle
   # the key shared by every panel
   reset
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0

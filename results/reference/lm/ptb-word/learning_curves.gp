@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'train perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:9.3]
-  set xtics 1, 1
+  set xrange [0.78:12.22]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [62.34825854:520.8365523]
+  set yrange [52.03065231:521.3278669]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -40,10 +40,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'valid perplexity' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:9.3]
-  set xtics 1, 1
+  set xrange [0.78:12.22]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [86.26642796:275.7148961]
+  set yrange [82.57593397:275.8906339]
   set format y '% h'
   unset key
   plot data index 3 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -54,6 +54,7 @@ do for [format in "png pdf"] {
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0

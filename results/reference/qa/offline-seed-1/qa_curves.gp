@@ -52,6 +52,7 @@ do for [format in "png pdf"] {
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0

@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [15.09030418:36.5256654]
+  set yrange [14.99524715:38.52186312]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -42,7 +42,7 @@ do for [format in "png pdf"] {
   set xrange [0.62:20.38]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [26.67142337:49.69974752]
+  set yrange [26.55584757:52.12683929]
   set format y '% h'
   unset key
   plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -52,6 +52,7 @@ do for [format in "png pdf"] {
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0

@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:16.3]
-  set xtics 2, 2
+  set xrange [0.52:25.48]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [10.66539924:31.15969582]
+  set yrange [10.65826996:31.30941065]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
@@ -38,10 +38,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:16.3]
-  set xtics 2, 2
+  set xrange [0.52:25.48]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [21.44337688:44.03358391]
+  set yrange [21.43438491:44.22241528]
   set format y '% h'
   unset key
   plot data index 1 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
@@ -50,6 +50,7 @@ do for [format in "png pdf"] {
   unset border
   unset tics
   unset grid
+  set style fill solid 0.85 border lc rgb '#000000'
   set lmargin at screen 0.01
   set rmargin at screen 0.99
   set bmargin at screen 0
