@@ -8,7 +8,7 @@
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json, then
 #    their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
-#    reference-trec-seeds.json and reference-trec-pooling.json;
+#    reference-trec-seeds.json, reference-trec-pooling.json and reference-max-pooling.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
@@ -62,7 +62,10 @@ for run in "${runs[@]}"; do
           --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/classification/trec-seeds"
         # The recurrent models on TREC with last-state and max pooling instead of the mean.
         "$build/recurlab_classification" --config configs/classification/reference-trec-pooling.json \
-          "${common[@]}" --out "$root/classification/trec-pooling" ;;
+          "${common[@]}" --out "$root/classification/trec-pooling"
+        # Max pooling for the recurrent models on CR and MR.
+        "$build/recurlab_classification" --config configs/classification/reference-max-pooling.json \
+          "${common[@]}" --out "$root/classification/max-pooling" ;;
     qa) for seed in 1 2 3; do
           "$build/recurlab_qa" --config configs/qa/reference.json --seed "$seed" "${common[@]}" \
             --out "$root/qa/offline-seed-$seed"
