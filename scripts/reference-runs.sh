@@ -5,8 +5,8 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-word | classification | qa | all
-#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json, then
-#    their comparison over the seeds in qa/seeds;
+#   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
+#    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
 #    reference-trec-seeds.json, reference-trec-pooling.json and reference-max-pooling.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
@@ -75,8 +75,13 @@ for run in "${runs[@]}"; do
           "$build/recurlab_qa" --config configs/qa/reference-sru-dropout.json --seed "$seed" \
             --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/qa/offline-sru-dropout-seed-$seed"
         done
+        # The SRU reader alone with the rescaled initialization of the SRU repository's reader.
+        for seed in 1 2 3; do
+          "$build/recurlab_qa" --config configs/qa/reference-sru-rescale.json --seed "$seed" \
+            --jobs 1 --threads 1 --data-dir "$data_dir" --out "$root/qa/offline-sru-rescale-seed-$seed"
+        done
         # The readers over the seeds: mean ± std and paired tests (docs/compare.md).
         "$build/recurlab_compare" "$root"/qa/offline-seed-{1,2,3} "$root"/qa/offline-sru-dropout-seed-{1,2,3} \
-          --out "$root/qa/seeds" ;;
+          "$root"/qa/offline-sru-rescale-seed-{1,2,3} --out "$root/qa/seeds" ;;
   esac
 done
