@@ -19,7 +19,7 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'dev accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.74:14.26]
+  set xrange [0.72:15.28]
   set xtics 2, 2
   set format x '%.0f'
   set yrange [65.95699989:79.0473079]

@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set boxwidth 0.8 absolute
   set xrange [-0.6:2.6]
   set xtics ('lstm' 0, 'qrnn' 1, 'sru' 2) noenhanced scale 0
-  set yrange [0:4756.869216]
+  set yrange [0:4554.518672]
   set format y '% h'
   unset key
   plot data index 0 using ($1+0):3 with boxes lc rgb '#0072B2' notitle
