@@ -29,6 +29,10 @@ std::string checkpointFolderName(const std::string& group) {
   return s.empty() ? "run" : s;
 }
 
+std::string unitCheckpointDir(const std::string& run_folder, const std::string& group) {
+  return (fs::path(run_folder) / "checkpoints" / checkpointFolderName(group)).string();
+}
+
 CheckpointStore::CheckpointStore(std::string dir) : dir_(std::move(dir)) {}
 
 std::string CheckpointStore::path(const std::string& name) const {

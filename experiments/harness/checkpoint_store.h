@@ -34,5 +34,7 @@ class CheckpointStore {
 
 // Folder name of a unit's checkpoints: its group without the leading '/', '/' -> '_'.
 std::string checkpointFolderName(const std::string& group);
+// A unit's checkpoint folder in its run folder: <run folder>/checkpoints/<checkpointFolderName>.
+std::string unitCheckpointDir(const std::string& run_folder, const std::string& group);
 
 }  // namespace recurlab::experiments

@@ -12,6 +12,8 @@
 #include <stdexcept>
 
 #include "common/log/log_file_check.h"
+#include "experiments/harness/checkpoint_store.h"
+#include "experiments/harness/noun_count.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {
@@ -194,6 +196,28 @@ void writeRunAttributes(Hdf5RunLog& log, const std::string& experiment,
   log.setAttribute("/", "seed", seed);
 }
 
+namespace {
+
+// What resuming does with a unit that a kill cut off mid-way. With its last checkpoint it goes
+// on from there; without one (deleted, or the folder copied without them) it trains again from
+// its first epoch, and the epochs the log held of it are dropped: said, so that a curve that
+// starts over is not taken for a fault.
+std::string cutOffUnitNotice(const Hdf5RunLog& log, const std::string& run_folder,
+                             const std::string& group) {
+  const CheckpointStore checkpoints(unitCheckpointDir(run_folder, group));
+  if (checkpoints.has("last"))
+    return "resume: " + group + " was cut off mid-way; it goes on from its last checkpoint " +
+           checkpoints.path("last");
+  const std::string epochs = group + "/epochs";
+  const size_t logged = log.exists(epochs) ? log.readTable(epochs).rows.size() : 0;
+  std::string notice = "resume: " + group + " was cut off mid-way and has no checkpoint (" +
+                       checkpoints.path("last") + " is missing): it trains again from the start";
+  if (logged > 0) notice += ", replacing the " + nounCount(logged, "epoch") + " the log held";
+  return notice;
+}
+
+}  // namespace
+
 RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
                      const std::string& command_line, const nlohmann::json& config, int64_t seed,
                      const MachineInfo& machine,
@@ -210,8 +234,7 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
   log_.emplace(file, Hdf5RunLog::Mode::Append);
   if (resumed_ && unfinished) {
     for (const auto& g : unfinished(*log_)) {
-      std::cerr << "resume: " << g << " was cut off mid-way; it runs again (from its last "
-                << "checkpoint when it has one)\n";
+      std::cerr << cutOffUnitNotice(*log_, path_, g) << "\n";
       log_->remove(g);  // each removal replaces the file whole: a kill leaves it there or gone
     }
   }

@@ -192,8 +192,7 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
     context.data_parallel = options.data_parallel;
     context.execution = options.execution;
     if (options.checkpoints)
-      context.checkpoints = CheckpointStore(
-          (fs::path(folder.path()) / "checkpoints" / checkpointFolderName(g)).string());
+      context.checkpoints = CheckpointStore(unitCheckpointDir(folder.path(), g));
     // The trained model outlives the checkpoints (deleted below): final units keep it, in the
     // run's folder (data-parallel rank 0's).
     const bool rank_zero = !options.data_parallel || options.data_parallel->rank() == 0;

@@ -2,6 +2,7 @@
 // that names the file, says what is wrong and what to do, and leaves the file as it was; a
 // damaged log of another worker (shard) is reported too, not taken for a shard with nothing
 // finished (which would run its units again).
+// Resuming a unit cut off mid-way says what becomes of it.
 #include "experiments/harness/run_folder.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "common/runtime/machine_info.h"
+#include "experiments/harness/checkpoint_store.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/unprivileged_child.h"
 
@@ -98,6 +100,45 @@ TEST_F(RunFolderDamagedLogTest, ACorruptLogOfAnotherShardIsReportedByName) {
   const std::string msg = errorOfOpen(Shard{0, 2});
   EXPECT_NE(msg.find("the log of another worker " + other + " is a corrupt HDF5 file"),
             std::string::npos) << msg;
+}
+
+// A unit that a kill cut off mid-way: resuming says whether it goes on from its checkpoint or,
+// with none left (deleted, or the folder copied without them), trains again from the start, and
+// how many logged epochs that replaces; the cut-off group leaves the log either way.
+using RunFolderCutOffUnitTest = RunFolderDamagedLogTest;
+
+TEST_F(RunFolderCutOffUnitTest, SaysWhetherAUnitGoesOnFromItsCheckpointOrStartsOver) {
+  {
+    RunFolder folder(options_, {}, "test", config_, 7, MachineInfo{});
+    for (const std::string g : {"/with", "/without"}) {
+      folder.log().createGroup(g);
+      folder.log().createTable(g + "/epochs", {"epoch", "loss"});
+      folder.log().appendRows(g + "/epochs", {{1, 2.0}, {2, 1.5}, {3, 1.2}});
+    }
+  }
+  const CheckpointStore with(unitCheckpointDir(dir_.string(), "/with"));
+  with.commit("last", [](const std::string& path) { std::ofstream(path) << "weights"; });
+  const CheckpointStore without(unitCheckpointDir(dir_.string(), "/without"));
+
+  ::testing::internal::CaptureStderr();
+  {
+    RunFolder folder(options_, {}, "test", config_, 7, MachineInfo{}, [](const Hdf5RunLog&) {
+      return std::vector<std::string>{"/with", "/without"};
+    });
+    EXPECT_FALSE(folder.log().exists("/with"));
+    EXPECT_FALSE(folder.log().exists("/without"));
+  }
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("resume: /with was cut off mid-way; it goes on from its last checkpoint " +
+                     with.path("last") + "\n"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("resume: /without was cut off mid-way and has no checkpoint (" +
+                     without.path("last") +
+                     " is missing): it trains again from the start, replacing the 3 epochs "
+                     "the log held\n"),
+            std::string::npos)
+      << err;
 }
 
 }  // namespace
