@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
+#include <variant>
 
 #include "common/log/log_file_check.h"
 #include "experiments/harness/checkpoint_store.h"
@@ -216,6 +218,26 @@ std::string cutOffUnitNotice(const Hdf5RunLog& log, const std::string& run_folde
   return notice;
 }
 
+// A run resumed on another kind of machine: the CPU repeats a seed bit for bit only with the
+// same OpenBLAS kernels (its `blas_core`), so the units trained here will not be what the first
+// machine would have computed. Said once; each unit records the machine it ran on.
+std::optional<std::string> otherMachineNotice(const Hdf5RunLog& log, const MachineInfo& machine) {
+  std::string before, now;
+  for (const auto& [name, here] : {std::pair<std::string, std::string>{"device", machine.device},
+                                   {"blas_core", machine.blas_core}}) {
+    const auto written = log.attribute("/", name);
+    if (!written || !std::holds_alternative<std::string>(*written)) continue;
+    const auto& there = std::get<std::string>(*written);
+    if (there == here || there.empty() || here.empty()) continue;
+    before += (before.empty() ? "" : ", ") + name + " " + there;
+    now += (now.empty() ? "" : ", ") + here;
+  }
+  if (before.empty()) return std::nullopt;
+  return "resume: this run was last written on another kind of machine (" + before +
+         "; here " + now + "): what trains here will not repeat bit for bit what it would have "
+         "computed there (each unit's blas_core and device attributes say where it ran)";
+}
+
 }  // namespace
 
 RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
@@ -242,6 +264,7 @@ RunFolder::RunFolder(const RunFolderOptions& options, const Shard& shard,
   if (resumed_) {
     const auto count = log.attribute("/", "resumed");
     log.setAttribute("/", "resumed", count ? std::get<int64_t>(*count) + 1 : int64_t{1});
+    if (const auto notice = otherMachineNotice(log, machine)) std::cerr << *notice << "\n";
   }
   writeRunAttributes(log, options.experiment, command_line, config.dump(2), seed, machine);
   log.setAttribute("/", "shard", std::to_string(shard.index) + "/" + std::to_string(shard.count));

@@ -102,6 +102,14 @@ ChosenConfig chooseConfig(const Task& task, const Unit& u, const std::vector<Uni
   return c;
 }
 
+// The machine a unit (last) started on, from the root attributes this process wrote: a run
+// resumed elsewhere holds units of two machines, and the CPU repeats a seed bit for bit only on
+// the same OpenBLAS kernels.
+void recordUnitMachine(Hdf5RunLog& log, const std::string& group) {
+  for (const char* name : {"device", "blas_core", "hostname"})
+    if (const auto value = log.attribute("/", name)) log.setAttribute(group, name, *value);
+}
+
 }  // namespace
 
 std::string skippedUnitGroup(const Unit& unit) {
@@ -186,6 +194,7 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
     log.setAttribute(g, "config", chosen.config.dump());
     if (chosen.trial >= 0) log.setAttribute(g, "chosen_trial", chosen.trial);
     log.setAttribute(g, "start_time", utcTimestamp());
+    recordUnitMachine(log, g);
     log.flush();
 
     UnitContext context{log, g, chosen.config, seed, CheckpointStore(), "", {}};

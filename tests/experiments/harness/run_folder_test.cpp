@@ -141,5 +141,26 @@ TEST_F(RunFolderCutOffUnitTest, SaysWhetherAUnitGoesOnFromItsCheckpointOrStartsO
       << err;
 }
 
+// Resumed on another kind of machine (another OpenBLAS core), the run says that what trains
+// there will not repeat the first machine's numbers bit for bit; on the same kind, nothing.
+TEST_F(RunFolderCutOffUnitTest, ResumingOnAnotherKindOfMachineSaysSo) {
+  MachineInfo intel, amd;
+  intel.device = amd.device = "cpu";
+  intel.blas_core = "Cooperlake";
+  amd.blas_core = "Zen";
+  { RunFolder folder(options_, {}, "test", config_, 7, intel); }
+  ::testing::internal::CaptureStderr();
+  { RunFolder folder(options_, {}, "test", config_, 7, intel); }
+  EXPECT_EQ(::testing::internal::GetCapturedStderr().find("another kind of machine"),
+            std::string::npos);
+  ::testing::internal::CaptureStderr();
+  { RunFolder folder(options_, {}, "test", config_, 7, amd); }
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("resume: this run was last written on another kind of machine (blas_core "
+                     "Cooperlake; here Zen): what trains here will not repeat bit for bit"),
+            std::string::npos)
+      << err;
+}
+
 }  // namespace
 }  // namespace recurlab::experiments

@@ -24,11 +24,12 @@ const nlohmann::json kToy = nlohmann::json::parse(R"({
             "lr": {"loguniform": [0.003, 0.05]}}
 })");
 
-RunnerReport runToy(const nlohmann::json& config, const fs::path& folder, Shard shard = {}) {
+RunnerReport runToy(const nlohmann::json& config, const fs::path& folder, Shard shard = {},
+                    const MachineInfo& machine = {}) {
   auto task = makeToyTask(config);
   RunFolderOptions o("toy");
   o.out_dir = folder.string();
-  RunFolder run(o, shard, "toy", config, 4, MachineInfo{},
+  RunFolder run(o, shard, "toy", config, 4, machine,
                 [&](const Hdf5RunLog& log) { return unfinishedUnitGroups(*task, shard, log); });
   std::ostringstream quiet;
   RunnerOptions options;
@@ -91,6 +92,29 @@ TEST(ToyTask, SearchSeedsShardsAndResumeGiveTheUnitsOfOneRun) {
   // recurlab_analyze is built with the tests (-1 would mean it was not found).
   EXPECT_EQ(done.runAnalysis(), 0);
   EXPECT_TRUE(fs::exists(f.root / "whole" / "report.md"));
+}
+
+// Each unit records the machine it ran on: a run resumed on another kind of machine holds units
+// of both, told apart by their blas_core (the CPU repeats a seed bit for bit only on the same
+// OpenBLAS kernels).
+TEST(ToyTask, EachUnitRecordsTheMachineItRanOn) {
+  ToyFolders f;
+  MachineInfo first, second;
+  first.device = second.device = "cpu";
+  first.blas_core = "Cooperlake";
+  second.blas_core = "Zen";
+  const fs::path run = f.root / "run";
+  EXPECT_EQ(runToy(kToy, run, {}, first).ran, 5);
+  {
+    Hdf5RunLog log((run / "log.h5").string(), Hdf5RunLog::Mode::Append);
+    log.remove("/toy/seeds/1");  // as if it had not finished when the run moved
+  }
+  EXPECT_EQ(runToy(kToy, run, {}, second).ran, 1);
+  const Hdf5RunLog log((run / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+  EXPECT_EQ(log.stringAttribute("/toy/seeds/0", "blas_core"), "Cooperlake");
+  EXPECT_EQ(log.stringAttribute("/toy/seeds/1", "blas_core"), "Zen");
+  EXPECT_EQ(log.stringAttribute("/toy/seeds/1", "device"), "cpu");
+  EXPECT_EQ(log.stringAttribute("/", "blas_core"), "Zen");  // the run's last machine
 }
 
 TEST(ToyTask, EveryTrialDivergedIsRecordedAndTheRunGoesOn) {
