@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set xrange [0.72:15.28]
   set xtics 2, 2
   set format x '%.0f'
-  set yrange [65.95699989:79.0473079]
+  set yrange [65.673403:79.06081252]
   set format y '% h'
   unset key
   plot data index 1 using 1:3:4 with filledcurves fs transparent solid 0.22 noborder lc rgb '#E69F00' notitle, \

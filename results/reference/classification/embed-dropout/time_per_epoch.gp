@@ -22,7 +22,7 @@ do for [format in "png pdf"] {
   set boxwidth 0.4 absolute
   set xrange [-0.6:1.6]
   set xtics ('MR' 0, 'CR' 1) noenhanced scale 0
-  set yrange [0:92.26585029]
+  set yrange [0:90.15634885]
   set format y '% h'
   set key at screen 0.8257142857, screen 0.9666666667 left top vertical Left reverse samplen 4 noenhanced nobox
   plot data index 0 using ($1-0.2):3 with boxes lc rgb '#0072B2' title 'lstm', \
