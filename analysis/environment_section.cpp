@@ -1,7 +1,47 @@
 // The sections every report starts with: where and how the run ran, and its config.
+#include <functional>
+#include <map>
+
 #include "analysis/report_registry.h"
 
 namespace recurlab::analysis {
+
+namespace {
+
+// How many finished units of every log of the run ran on each BLAS core (each unit records the
+// machine it started on; "(not recorded)" for units logged before that): a run resumed on
+// another kind of machine holds units of several, and the CPU repeats a seed bit for bit only on
+// one. Empty when no unit recorded its core.
+std::map<std::string, int64_t> unitBlasCores(const RunReader& run) {
+  std::map<std::string, int64_t> counts;
+  bool recorded = false;
+  run.forEachLog([&](const experiments::Hdf5RunLog& log) {
+    std::function<void(const std::string&)> walk = [&](const std::string& group) {
+      std::vector<std::string> names;
+      try {
+        names = log.children(group);
+      } catch (const std::exception&) {
+        return;  // a table, not a group
+      }
+      for (const auto& name : names) {
+        const std::string path = (group == "/" ? "" : group) + "/" + name;
+        if (!log.attribute(path, "status")) {
+          walk(path);
+          continue;
+        }
+        const auto core = log.attribute(path, "blas_core");
+        const auto* text = core ? std::get_if<std::string>(&*core) : nullptr;
+        recorded = recorded || text != nullptr;
+        ++counts[text ? *text : std::string("(not recorded)")];
+      }
+    };
+    walk("/");
+  });
+  if (!recorded) counts.clear();
+  return counts;
+}
+
+}  // namespace
 
 void writeEnvironmentSection(const RunReader& run, Report& report) {
   auto text = [&](const std::string& name) {
@@ -15,6 +55,14 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   env.addRow({"device", text("device")});
   env.addRow({"threads", text("threads")});
   env.addRow({"BLAS core", text("blas_core")});
+  const auto unit_cores = unitBlasCores(run);
+  if (!unit_cores.empty()) {
+    std::string cell;
+    for (const auto& [core, n] : unit_cores)
+      cell += (cell.empty() ? "" : "; ") + core + ": " + std::to_string(n) +
+              (n == 1 ? " unit" : " units");
+    env.addRow({"BLAS core of the units", cell});
+  }
   // The bench sets OpenBLAS's threads per measurement, not once for the process.
   const auto& log = run.log();
   const bool per_case = log.exists("/bench") && log.attribute("/bench", "blas_threads");
@@ -53,6 +101,7 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   if (const std::string waits = run.rootText("thread_waits"); !waits.empty())
     s["thread_waits"] = waits;
   if (gemm && std::holds_alternative<double>(*gemm)) s["gemm_gflops"] = std::get<double>(*gemm);
+  if (!unit_cores.empty()) s["unit_blas_cores"] = unit_cores;
 }
 
 }  // namespace recurlab::analysis

@@ -56,6 +56,53 @@ TEST(ReportRegistryTest, UnknownKindGetsTheGenericReportWithEnvironment) {
   EXPECT_DOUBLE_EQ(summary.at("gemm_gflops").get<double>(), 250.0);
 }
 
+// A run whose units trained on two kinds of machine (resumed elsewhere): the environment counts
+// the units of each BLAS core, over every shard's log, units logged before cores were recorded
+// apart; a run where no unit recorded one shows no such row.
+TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
+  testing::TempDir tmp;
+  {
+    Hdf5RunLog log(tmp.file("log.shard-0-of-2.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, "made-up-kind");
+    for (const char* g : {"/a/folds/0", "/a/folds/1", "/b/folds/0"}) {
+      log.createGroup(g);
+      log.setAttribute(g, "status", std::string("finished"));
+      log.createTable(std::string(g) + "/epochs", {"epoch"});
+    }
+    log.setAttribute("/a/folds/1", "blas_core", std::string("Cooperlake"));
+    log.setAttribute("/b/folds/0", "blas_core", std::string("Zen"));
+    log.createGroup("/b/folds/1");  // cut off mid-way: no status, not counted
+    log.setAttribute("/b/folds/1", "blas_core", std::string("Zen"));
+  }
+  {
+    Hdf5RunLog log(tmp.file("log.shard-1-of-2.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, "made-up-kind");
+    log.createGroup("/c");
+    log.setAttribute("/c", "status", std::string("finished"));
+    log.setAttribute("/c", "blas_core", std::string("Zen"));
+  }
+  analyzeRun(tmp.path().string());
+  const std::string md = fileText(tmp.file("report.md"));
+  EXPECT_NE(md.find("| BLAS core of the units | (not recorded): 1 unit; Cooperlake: 1 unit; Zen: "
+                    "2 units |"),
+            std::string::npos)
+      << md;
+  const auto summary = nlohmann::json::parse(fileText(tmp.file("summary.json")));
+  EXPECT_EQ(summary.at("unit_blas_cores").at("Zen"), 2);
+
+  testing::TempDir plain;
+  {
+    Hdf5RunLog log(plain.file("log.h5"), Hdf5RunLog::Mode::Create);
+    writeRoot(log, "made-up-kind");
+    log.createGroup("/a");
+    log.setAttribute("/a", "status", std::string("finished"));
+  }
+  analyzeRun(plain.path().string());
+  EXPECT_EQ(fileText(plain.file("report.md")).find("BLAS core of the units"), std::string::npos);
+  EXPECT_FALSE(
+      nlohmann::json::parse(fileText(plain.file("summary.json"))).contains("unit_blas_cores"));
+}
+
 TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
   EXPECT_FALSE(reportDescription("variance").empty());
   testing::TempDir tmp;
