@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.62:20.38]
-  set xtics 2, 2
+  set xrange [0.6:21.4]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [14.99524715:38.52186312]
+  set yrange [13.45294677:41.63260456]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -39,10 +39,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.62:20.38]
-  set xtics 2, 2
+  set xrange [0.6:21.4]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [26.55584757:52.12683929]
+  set yrange [24.91373655:54.6265782]
   set format y '% h'
   unset key
   plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
