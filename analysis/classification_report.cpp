@@ -102,18 +102,6 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
     }
 }
 
-// The unit groups the run planned (root attribute units_planned; every shard's log lists all
-// of them). Empty for logs written before the attribute existed: no cell is then marked.
-std::set<std::string> plannedGroups(const RunReader& run) {
-  std::set<std::string> groups;
-  run.forEachLog([&](const Hdf5RunLog& log) {
-    if (!log.attribute("/", "units_planned")) return;
-    for (const auto& g : nlohmann::json::parse(log.stringAttribute("/", "units_planned")))
-      groups.insert(g.get<std::string>());
-  });
-  return groups;
-}
-
 size_t plannedFinals(const std::set<std::string>& planned, const std::string& dataset,
                      const std::string& model) {
   const std::string prefix = "/" + dataset + "/" + model + "/folds/";
@@ -181,7 +169,7 @@ void buildClassificationReport(const RunReader& run, Report& report) {
   auto& summary = report.summary();
   summary["logs"] = run.logFiles();
   summary["units_finished"] = units.size();
-  const auto planned = plannedGroups(run);
+  const auto planned = run.plannedUnitGroups();
 
   report.heading(2, "Test accuracy (%)");
   if (!planned.empty()) {

@@ -17,13 +17,8 @@ std::map<std::string, int64_t> unitBlasCores(const RunReader& run) {
   bool recorded = false;
   run.forEachLog([&](const experiments::Hdf5RunLog& log) {
     std::function<void(const std::string&)> walk = [&](const std::string& group) {
-      std::vector<std::string> names;
-      try {
-        names = log.children(group);
-      } catch (const std::exception&) {
-        return;  // a table, not a group
-      }
-      for (const auto& name : names) {
+      if (!isLogGroup(log, group)) return;  // a table
+      for (const auto& name : log.children(group)) {
         const std::string path = (group == "/" ? "" : group) + "/" + name;
         if (!log.attribute(path, "status")) {
           walk(path);

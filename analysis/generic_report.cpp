@@ -10,15 +10,6 @@ namespace recurlab::analysis {
 
 namespace {
 
-bool isGroup(const experiments::Hdf5RunLog& log, const std::string& path) {
-  try {
-    log.children(path);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 // A file stem for a log path: "/a/b c" -> "log_a_b_c".
 std::string tableStem(const std::string& path) {
   std::string stem = "log";
@@ -74,7 +65,7 @@ void writeGenericSections(const RunReader& run, Report& report, size_t max_rows)
   std::function<void(const std::string&)> walk = [&](const std::string& group) {
     for (const auto& name : log.children(group)) {
       const std::string path = (group == "/" ? "" : group) + "/" + name;
-      if (isGroup(log, path)) {
+      if (isLogGroup(log, path)) {
         const auto attrs = log.attributes(path);
         if (!attrs.empty()) {
           std::vector<std::string> items;

@@ -36,7 +36,7 @@ const std::map<std::string, std::vector<Published>> kPublished = {
 };
 
 struct Unit {
-  std::string corpus, model, encoder, metric, status, stop_reason;
+  std::string group, corpus, model, encoder, metric, status, stop_reason;
   std::string init_from;           // a kept model it started from (config init_from)
   nlohmann::json kept_manifest;    // that kept model's manifest, as the unit logged it
   int64_t kept_epochs = 0;         // its epochs: this run's count on from them
@@ -67,6 +67,7 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
       const std::string g = "/" + c + "/" + m;
       if (!log.attribute(g, "metric")) continue;
       Unit u;
+      u.group = g;
       u.corpus = text(log, g, "corpus");
       u.model = text(log, g, "model");
       u.encoder = text(log, g, "encoder");
@@ -144,9 +145,14 @@ void buildLmReport(const RunReader& run, Report& report) {
   auto& summary = report.summary();
   const auto running = std::count_if(units.begin(), units.end(),
                                      [](const Unit& u) { return u.status == "running"; });
-  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size()), "models",
+  std::vector<std::string> logged;
+  for (const auto& u : units) logged.push_back(u.group);
+  const auto not_started = unitsNotStarted(run, logged);
+  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size() + not_started.size()),
+                       "models",
                        "the epochs logged so far, the best valid epoch among them, the test "
-                       "number at that epoch and the mean time per epoch");
+                       "number at that epoch and the mean time per epoch",
+                       "marked \"running\" below", not_started);
   if (units.empty()) {
     report.paragraph("No model has finished an epoch yet.");
     return;

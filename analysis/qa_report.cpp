@@ -13,7 +13,7 @@ namespace {
 using experiments::Hdf5RunLog;
 
 struct QaUnit {
-  std::string name, encoder, protocol, status, stop_reason;
+  std::string group, name, encoder, protocol, status, stop_reason;
   int64_t best_epoch = 0, epochs = 0, train_examples = 0, dev_questions = 0, parameters = 0;
   double em = NAN, f1 = NAN, seconds = NAN, rnn_seconds = NAN, examples_per_second = NAN;
   double rnn_cpu_seconds = NAN, train_cpu_seconds = NAN;  // absent in logs before these columns
@@ -43,6 +43,7 @@ std::vector<QaUnit> readUnits(const Hdf5RunLog& log) {
     const std::string g = "/" + child;
     if (!log.attribute(g, "model") || !log.exists(g + "/epochs")) continue;
     QaUnit u;
+    u.group = g;
     u.name = text(log, g, "model");
     u.encoder = text(log, g, "encoder");
     u.protocol = text(log, g, "protocol");
@@ -97,8 +98,12 @@ void buildQaReport(const RunReader& run, Report& report) {
     report.paragraph("Official protocol: trained on train-v1.1.json, scored on dev-v1.1.json.");
   const auto running = std::count_if(units.begin(), units.end(),
                                      [](const QaUnit& u) { return u.status == "running"; });
-  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size()), "readers",
-                       "the best dev epoch among the epochs logged so far");
+  std::vector<std::string> logged;
+  for (const auto& u : units) logged.push_back(u.group);
+  const auto not_started = unitsNotStarted(run, logged);
+  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size() + not_started.size()),
+                       "readers", "the best dev epoch among the epochs logged so far",
+                       "marked \"running\" below", not_started);
   report.paragraph(
       "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
       "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "

@@ -17,6 +17,15 @@ experiments::Hdf5RunLog openRunLog(const std::string& path) {
   return experiments::Hdf5RunLog(path, experiments::Hdf5RunLog::Mode::ReadOnly);
 }
 
+bool isLogGroup(const experiments::Hdf5RunLog& log, const std::string& path) {
+  try {
+    log.children(path);  // throws for a table or a missing object
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 namespace {
 std::pair<std::string, std::string> resolve(const std::string& p) {
   if (fs::is_directory(p)) {
@@ -99,6 +108,18 @@ void RunReader::forEachLog(const std::function<void(const experiments::Hdf5RunLo
       fn(other);
     }
   }
+}
+
+std::set<std::string> RunReader::plannedUnitGroups() const {
+  std::set<std::string> groups;
+  forEachLog([&](const experiments::Hdf5RunLog& log) {
+    if (!log.attribute("/", "units_planned")) return;
+    const auto planned = nlohmann::json::parse(log.stringAttribute("/", "units_planned"), nullptr, false);
+    if (!planned.is_array()) return;
+    for (const auto& g : planned)
+      if (g.is_string()) groups.insert(g.get<std::string>());
+  });
+  return groups;
 }
 
 }  // namespace recurlab::analysis

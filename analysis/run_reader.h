@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace recurlab::analysis {
 // holds open (and locks) can be read: the writer flushes the file after every write, so a
 // reader sees every row appended so far. Every log analysis reads is opened this way.
 experiments::Hdf5RunLog openRunLog(const std::string& path);
+
+// Whether path names a group of the log (false for a table or a missing object): the walks over
+// a log's groups ask this before descending.
+bool isLogGroup(const experiments::Hdf5RunLog& log, const std::string& path);
 
 class RunReader {
  public:
@@ -39,6 +44,9 @@ class RunReader {
   // Calls fn on each of logFiles() opened read-only (the reader's own log is reused): reports
   // merge the units of every shard this way.
   void forEachLog(const std::function<void(const experiments::Hdf5RunLog&)>& fn) const;
+  // The unit groups the run planned (root attribute units_planned; every shard's log lists all
+  // of them), over every log. Empty for logs written before the attribute existed.
+  std::set<std::string> plannedUnitGroups() const;
 
  private:
   std::string run_dir_, log_path_;

@@ -81,6 +81,35 @@ TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
             std::string::npos) << md.str();
 }
 
+// A model the run planned but has not started (a --shard or --jobs worker that has not reached
+// it) is named, and counts among the models not finished.
+TEST(LmReport, NamesAPlannedModelWithoutAnEpochYet) {
+  const recurlab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
+  {
+    Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("lm"));
+    log.setAttribute("/", "config", std::string("{}"));
+    log.setAttribute("/", "units_planned", std::string(R"(["/ptb-char/sru","/ptb-char/qrnn","/ptb-char/lstm"])"));
+    addModel(log, "sru", {{1.1, 1.0}}, true);
+    addModel(log, "qrnn", {{1.2, 1.15}}, false);
+  }
+  analyzeRun(dir.string());
+  std::ifstream in(dir / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary.at("units_finished"), 1);
+  EXPECT_EQ(summary.at("units_running"), 1);
+  EXPECT_EQ(summary.at("units_not_started"), nlohmann::json::array({"ptb-char/lstm"}));
+  std::ifstream md_in(dir / "report.md");
+  std::stringstream md;
+  md << md_in.rdbuf();
+  EXPECT_NE(md.str().find("**In progress:** 2 of 3 models have not finished (marked \"running\" "
+                          "below)"),
+            std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("Not started yet (no epoch logged, so no row below): ptb-char/lstm."),
+            std::string::npos) << md.str();
+}
+
 // A model started from a kept model (config key init_from) says so, with what the kept
 // weights had reached, so that its epochs read as further epochs.
 TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {

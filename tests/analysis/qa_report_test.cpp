@@ -1,6 +1,6 @@
 // The QA report of a run still training: a reader without its final attributes shows its best
 // dev epoch so far, marked running, and counts in units_running; recurlab_compare's headline
-// metrics leave running models out.
+// metrics leave running models out; a planned reader no shard has started yet is named.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -77,6 +77,49 @@ TEST(QaReport, ARunningReaderShowsItsBestEpochSoFarMarkedRunning) {
   const auto metrics = headlineMetrics("qa", summary);
   ASSERT_EQ(metrics.size(), 2u);
   for (const auto& m : metrics) EXPECT_EQ(m.model, "sru") << m.metric;
+}
+
+// A --jobs 2 run whose second worker has not logged an epoch of its reader yet: that shard's log
+// has no row for it, and the report must not read as complete.
+TEST(QaReport, NamesAPlannedReaderThatNoShardHasStarted) {
+  testing::TempDir tmp;
+  const std::string planned = R"(["/lstm","/sru"])";
+  {
+    Hdf5RunLog log(tmp.file("log.shard-0-of-2.h5"), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("qa"));
+    log.setAttribute("/", "config", std::string("{}"));
+    log.setAttribute("/", "units_planned", planned);
+    addReader(log, "sru", {{40.0, 50.0}}, true);
+  }
+  {
+    Hdf5RunLog log(tmp.file("log.shard-1-of-2.h5"), Hdf5RunLog::Mode::Create);
+    log.setAttribute("/", "experiment", std::string("qa"));
+    log.setAttribute("/", "config", std::string("{}"));
+    log.setAttribute("/", "units_planned", planned);
+    log.createGroup("/lstm");  // started, no epoch yet
+    log.setAttribute("/lstm", "model", std::string("lstm"));
+  }
+  analyzeRun(tmp.path().string());
+  const auto summary = nlohmann::json::parse(fileText(tmp.path() / "summary.json"));
+  EXPECT_EQ(summary.at("units_finished"), 1);
+  EXPECT_EQ(summary.at("units_running"), 0);
+  EXPECT_EQ(summary.at("units_not_started"), nlohmann::json::array({"lstm"}));
+  const std::string md = fileText(tmp.path() / "report.md");
+  EXPECT_NE(md.find("**In progress:** 1 of 2 readers have not finished. Not started yet (no epoch "
+                    "logged, so no row below): lstm."),
+            std::string::npos) << md;
+
+  // Every planned reader logged and finished: no note.
+  {
+    Hdf5RunLog log(tmp.file("log.shard-1-of-2.h5"), Hdf5RunLog::Mode::Append);
+    log.remove("/lstm");
+    addReader(log, "lstm", {{30.0, 45.0}}, true);
+  }
+  analyzeRun(tmp.path().string());
+  const auto after = nlohmann::json::parse(fileText(tmp.path() / "summary.json"));
+  EXPECT_EQ(after.at("units_finished"), 2);
+  EXPECT_FALSE(after.contains("units_not_started"));
+  EXPECT_EQ(fileText(tmp.path() / "report.md").find("In progress"), std::string::npos);
 }
 
 }  // namespace

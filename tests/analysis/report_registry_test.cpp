@@ -103,6 +103,19 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
       nlohmann::json::parse(fileText(plain.file("summary.json"))).contains("unit_blas_cores"));
 }
 
+// The one test of "is this a group" that the generic report and the environment section walk with.
+TEST(ReportRegistryTest, IsLogGroupTellsGroupsFromTablesAndMissingObjects) {
+  recurlab::testing::TempDir tmp;
+  Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
+  log.createGroup("/a/b");
+  log.createTable("/a/t", {"x"});
+  EXPECT_TRUE(isLogGroup(log, "/"));
+  EXPECT_TRUE(isLogGroup(log, "/a"));
+  EXPECT_TRUE(isLogGroup(log, "/a/b"));
+  EXPECT_FALSE(isLogGroup(log, "/a/t"));
+  EXPECT_FALSE(isLogGroup(log, "/missing"));
+}
+
 TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
   EXPECT_FALSE(reportDescription("variance").empty());
   testing::TempDir tmp;
