@@ -79,6 +79,15 @@ void writeEnvironmentSection(const RunReader& run, Report& report) {
   if (!resumed.empty()) env.addRow({"resumed", resumed + " time(s)"});
   env.addRow({"log", "`" + run.logPath() + "`"});
   report.table(env, "environment", "Where and how the run ran.");
+  // Every process that opens the log rewrites the root's machine attributes, so after a resume
+  // they describe the last one, not necessarily the machine a finished unit trained on.
+  if (!resumed.empty())
+    report.paragraph(std::string("Resumed: the machine rows above (git commit to host) are those of "
+                                 "the last process that opened the log") +
+                     (unit_cores.empty()
+                          ? "."
+                          : "; each unit records its own (group attributes device, blas_core, "
+                            "hostname), counted in the row \"BLAS core of the units\"."));
   report.paragraph("Command line:");
   report.code(text("command_line"), "sh");
   report.heading(2, "Config");

@@ -73,6 +73,7 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
     log.setAttribute("/b/folds/0", "blas_core", std::string("Zen"));
     log.createGroup("/b/folds/1");  // cut off mid-way: no status, not counted
     log.setAttribute("/b/folds/1", "blas_core", std::string("Zen"));
+    log.setAttribute("/", "resumed", int64_t{2});  // the report's root is the first shard's
   }
   {
     Hdf5RunLog log(tmp.file("log.shard-1-of-2.h5"), Hdf5RunLog::Mode::Create);
@@ -83,6 +84,10 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
   }
   analyzeRun(tmp.path().string());
   const std::string md = fileText(tmp.file("report.md"));
+  EXPECT_NE(md.find("Resumed: the machine rows above (git commit to host) are those of the last "
+                    "process that opened the log; each unit records its own"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("| BLAS core of the units | (not recorded): 1 unit; Cooperlake: 1 unit; Zen: "
                     "2 units |"),
             std::string::npos)
@@ -99,6 +104,7 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
   }
   analyzeRun(plain.path().string());
   EXPECT_EQ(fileText(plain.file("report.md")).find("BLAS core of the units"), std::string::npos);
+  EXPECT_EQ(fileText(plain.file("report.md")).find("Resumed:"), std::string::npos);
   EXPECT_FALSE(
       nlohmann::json::parse(fileText(plain.file("summary.json"))).contains("unit_blas_cores"));
 }
