@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:7.3]
-  set xtics 1, 1
+  set xrange [0.62:20.38]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [11.63735741:22.25047529]
+  set yrange [11.78469582:27.52138783]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle
@@ -38,10 +38,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.7:7.3]
-  set xtics 1, 1
+  set xrange [0.62:20.38]
+  set xtics 2, 2
   set format x '%.0f'
-  set yrange [20.07333964:35.60111261]
+  set yrange [19.94688105:40.75138078]
   set format y '% h'
   unset key
   plot data index 1 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle

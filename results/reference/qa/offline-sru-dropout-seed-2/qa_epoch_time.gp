@@ -23,7 +23,7 @@ do for [format in "png pdf"] {
   set boxwidth 0.2666666667 absolute
   set xrange [-0.6:0.6]
   set xtics ('sru_dropout' 0) noenhanced scale 0
-  set yrange [0:575.8308214]
+  set yrange [0:123.4807432]
   set format y '% h'
   set key at screen 0.6511111111, screen 0.9321428571 left top vertical Left reverse samplen 4 noenhanced nobox
   plot data index 0 using ($1-0.2666666667):3 with boxes lc rgb '#0072B2' title 'whole epoch', \
