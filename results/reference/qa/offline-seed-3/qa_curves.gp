@@ -19,10 +19,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'exact match (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.68:17.32]
-  set xtics 2, 2
+  set xrange [0.42:30.58]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [13.50047529:39.58887833]
+  set yrange [13.41730038:41.33555133]
   set format y '% h'
   unset key
   plot data index 0 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
@@ -39,10 +39,10 @@ do for [format in "png pdf"] {
   set xlabel 'epoch' noenhanced
   set ylabel 'F1 (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
-  set xrange [0.68:17.32]
-  set xtics 2, 2
+  set xrange [0.42:30.58]
+  set xtics 5, 5
   set format x '%.0f'
-  set yrange [24.86075182:52.77271773]
+  set yrange [24.80064667:54.03492578]
   set format y '% h'
   unset key
   plot data index 2 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \

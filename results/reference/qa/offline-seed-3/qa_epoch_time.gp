@@ -23,7 +23,7 @@ do for [format in "png pdf"] {
   set boxwidth 0.2666666667 absolute
   set xrange [-0.6:1.6]
   set xtics ('lstm' 0, 'sru' 1) noenhanced scale 0
-  set yrange [0:468.7472781]
+  set yrange [0:405.4609814]
   set format y '% h'
   set key at screen 0.6511111111, screen 0.9321428571 left top vertical Left reverse samplen 4 noenhanced nobox
   plot data index 0 using ($1-0.2666666667):3 with boxes lc rgb '#0072B2' title 'whole epoch', \
