@@ -78,6 +78,7 @@ RunMetrics readRunMetrics(const std::string& run_dir) {
   r.run = run_dir;
   r.experiment = reader.experiment();
   r.seed = reader.rootText("seed");
+  r.start_time = reader.rootText("start_time");
   nlohmann::json config = reader.config();
   if (config.is_object()) config.erase("seed");
   r.config = config.dump();
@@ -188,6 +189,11 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
                                          const std::string& out_dir) {
   fs::create_directories(out_dir);
   Report report(out_dir);
+  // The PDF's creation date: the newest start of the compared runs, not the clock, so that
+  // comparing the same runs again (make figures) gives the same bytes.
+  std::string newest_start;
+  for (const auto& r : runs) newest_start = std::max(newest_start, r.start_time);
+  report.setFigureDate(newest_start);
   report.heading(1, "Comparison of " + std::to_string(runs.size()) + " runs");
   report.paragraph(
       "Headline metrics of each run (from its summary.json), mean ± sample standard deviation "

@@ -22,6 +22,7 @@ struct RunMetrics {
   std::string experiment;  // root attribute "experiment"
   std::string config;      // the run's config without its seed keys, as JSON text
   std::string seed;        // root attribute "seed" as text ("" if absent)
+  std::string start_time;  // root attribute "start_time" (UTC, ISO 8601; "" if absent)
   std::vector<MetricValue> values;
 };
 

@@ -31,6 +31,7 @@ std::string qaRun(const testing::TempDir& tmp, const std::string& name, int seed
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("qa"));
     log.setAttribute("/", "seed", int64_t{seed});
+    log.setAttribute("/", "start_time", "2026-01-0" + std::to_string(seed) + "T10:20:30Z");
     log.setAttribute("/", "config", nlohmann::json{{"seed", seed}, {"hidden", hidden}}.dump());
   }
   const nlohmann::json summary = {
@@ -141,6 +142,9 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
   EXPECT_EQ(fileText(out + "/runs.txt"), listed) << "make figures compares these again";
   if (testing::commandAvailable("gnuplot")) {
     EXPECT_TRUE(fs::exists(out + "/compare.png"));
+    // Dated by the newest run's start (seed 3's), not the clock: the same runs give the same PDF.
+    EXPECT_NE(fileText(out + "/compare.pdf").find("/CreationDate (D:20260103102030"),
+              std::string::npos);
   }
 }
 
