@@ -20,8 +20,8 @@ do for [format in "png pdf"] {
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
   set boxwidth 0.8 absolute
-  set xrange [-0.6:1.6]
-  set xtics ('lstm' 0, 'sru' 1) noenhanced scale 0
+  set xrange [-0.6:3.6]
+  set xtics ('lstm' 0, 'sru' 1, 'sru_dropout' 2, 'sru_rescale' 3) noenhanced scale 0
   set yrange [0:43.47326254]
   set format y '% h'
   unset key
@@ -40,8 +40,8 @@ do for [format in "png pdf"] {
   set grid ytics lc rgb '#d9d9d9' lw 1
   set style fill solid 0.85 border lc rgb '#000000'
   set boxwidth 0.8 absolute
-  set xrange [-0.6:1.6]
-  set xtics ('lstm' 0, 'sru' 1) noenhanced scale 0
+  set xrange [-0.6:3.6]
+  set xtics ('lstm' 0, 'sru' 1, 'sru_dropout' 2, 'sru_rescale' 3) noenhanced scale 0
   set yrange [0:57.60660371]
   set format y '% h'
   unset key
