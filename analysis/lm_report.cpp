@@ -147,12 +147,9 @@ void buildLmReport(const RunReader& run, Report& report) {
                                      [](const Unit& u) { return u.status == "running"; });
   std::vector<std::string> logged;
   for (const auto& u : units) logged.push_back(u.group);
-  const auto not_started = unitsNotStarted(run, logged);
-  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size() + not_started.size()),
-                       "models",
-                       "the epochs logged so far, the best valid epoch among them, the test "
-                       "number at that epoch and the mean time per epoch",
-                       "marked \"running\" below", not_started);
+  writePlannedUnitsInProgress(run, logged, running, report, "models",
+                              "the epochs logged so far, the best valid epoch among them, the "
+                              "test number at that epoch and the mean time per epoch");
   if (units.empty()) {
     report.paragraph("No model has finished an epoch yet.");
     return;

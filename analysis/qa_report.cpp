@@ -100,10 +100,8 @@ void buildQaReport(const RunReader& run, Report& report) {
                                      [](const QaUnit& u) { return u.status == "running"; });
   std::vector<std::string> logged;
   for (const auto& u : units) logged.push_back(u.group);
-  const auto not_started = unitsNotStarted(run, logged);
-  writeUnitsInProgress(report, running, static_cast<int64_t>(units.size() + not_started.size()),
-                       "readers", "the best dev epoch among the epochs logged so far",
-                       "marked \"running\" below", not_started);
+  writePlannedUnitsInProgress(run, logged, running, report, "readers",
+                              "the best dev epoch among the epochs logged so far");
   report.paragraph(
       "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
       "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "

@@ -39,20 +39,20 @@ std::vector<std::string> analyzeRun(const std::string& run_dir_or_log,
 // Environment (root attributes) and config sections, and the summary fields every run has.
 void writeEnvironmentSection(const RunReader& run, Report& report);
 
-// For a run still training: summary.json's units_finished and units_running (and
-// units_not_started), and when some units run or have not started, the paragraph
-// "**In progress:** <running + not started> of <total> <units> have not finished (<marked>): their
-// rows give <rows_give>; they are not final results. Not started yet (...): <names>."
-// total counts the units not started too.
+// For a run still training: summary.json's units_finished and units_running, and when some
+// units run, the paragraph "**In progress:** <running> of <total> <units> have not finished
+// (<marked>): their rows give <rows_give>; they are not final results."
 void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
                           const std::string& rows_give,
-                          const std::string& marked = "marked \"running\" below",
-                          const std::vector<std::string>& not_started = {});
+                          const std::string& marked = "marked \"running\" below");
 
-// The units the run planned (RunReader::plannedUnitGroups) of which no log holds a row yet, named
-// by their group without the leading '/' ("lstm", "ptb-word/sru"): a shard or --jobs worker that
-// has not reached them yet, which a report of the logged units alone would not show.
-std::vector<std::string> unitsNotStarted(const RunReader& run, const std::vector<std::string>& logged_groups);
+// The same for a report with a row per logged unit (logged_groups, `running` of them still
+// training): the units the run planned (RunReader::plannedUnitGroups) that no log holds yet, a
+// shard or --jobs worker that has not reached them, count as not finished and are named ("Not
+// started yet (...): lstm, ptb-word/sru"; summary.json units_not_started).
+void writePlannedUnitsInProgress(const RunReader& run, const std::vector<std::string>& logged_groups,
+                                 int64_t running, Report& report, const std::string& units,
+                                 const std::string& rows_give);
 
 // Under a table or figure of training time or speed logged while training: they are wall-clock,
 // so they count other processes' load too; `make bench` is where speed is compared.

@@ -5,10 +5,12 @@
 #include "analysis/report_registry.h"
 
 namespace recurlab::analysis {
+namespace {
 
-void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
-                          const std::string& rows_give, const std::string& marked,
-                          const std::vector<std::string>& not_started) {
+// total counts the units not started too.
+void writeInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
+                     const std::string& rows_give, const std::string& marked,
+                     const std::vector<std::string>& not_started) {
   const auto waiting = static_cast<int64_t>(not_started.size());
   report.summary()["units_finished"] = total - running - waiting;
   report.summary()["units_running"] = running;
@@ -27,12 +29,22 @@ void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const 
   report.paragraph(text);
 }
 
-std::vector<std::string> unitsNotStarted(const RunReader& run, const std::vector<std::string>& logged_groups) {
-  std::vector<std::string> names;
+}  // namespace
+
+void writeUnitsInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
+                          const std::string& rows_give, const std::string& marked) {
+  writeInProgress(report, running, total, units, rows_give, marked, {});
+}
+
+void writePlannedUnitsInProgress(const RunReader& run, const std::vector<std::string>& logged_groups,
+                                 int64_t running, Report& report, const std::string& units,
+                                 const std::string& rows_give) {
+  std::vector<std::string> not_started;  // named by the group without its leading '/'
   for (const auto& g : run.plannedUnitGroups())
     if (std::find(logged_groups.begin(), logged_groups.end(), g) == logged_groups.end())
-      names.push_back(g.size() > 1 && g[0] == '/' ? g.substr(1) : g);
-  return names;
+      not_started.push_back(g.size() > 1 && g[0] == '/' ? g.substr(1) : g);
+  const auto total = static_cast<int64_t>(logged_groups.size() + not_started.size());
+  writeInProgress(report, running, total, units, rows_give, "marked \"running\" below", not_started);
 }
 
 }  // namespace recurlab::analysis

@@ -95,19 +95,15 @@ TEST(LmReport, NamesAPlannedModelWithoutAnEpochYet) {
     addModel(log, "qrnn", {{1.2, 1.15}}, false);
   }
   analyzeRun(dir.string());
-  std::ifstream in(dir / "summary.json");
-  const auto summary = nlohmann::json::parse(in);
+  const auto summary = nlohmann::json::parse(recurlab::testing::fileText(dir / "summary.json"));
   EXPECT_EQ(summary.at("units_finished"), 1);
   EXPECT_EQ(summary.at("units_running"), 1);
   EXPECT_EQ(summary.at("units_not_started"), nlohmann::json::array({"ptb-char/lstm"}));
-  std::ifstream md_in(dir / "report.md");
-  std::stringstream md;
-  md << md_in.rdbuf();
-  EXPECT_NE(md.str().find("**In progress:** 2 of 3 models have not finished (marked \"running\" "
-                          "below)"),
-            std::string::npos) << md.str();
-  EXPECT_NE(md.str().find("Not started yet (no epoch logged, so no row below): ptb-char/lstm."),
-            std::string::npos) << md.str();
+  const std::string md = recurlab::testing::fileText(dir / "report.md");
+  EXPECT_NE(md.find("**In progress:** 2 of 3 models have not finished (marked \"running\" below)"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("Not started yet (no epoch logged, so no row below): ptb-char/lstm."),
+            std::string::npos) << md;
 }
 
 // A model started from a kept model (config key init_from) says so, with what the kept
