@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 ARGS ?=
 
-.PHONY: all deps configure build test fuzz figures clean bench \
+.PHONY: all deps configure build test test-torch2 fuzz figures clean bench \
         exp-variance exp-speed exp-classification exp-lm exp-qa
 
 all: build
@@ -23,6 +23,21 @@ build: deps configure
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The same suite against the second LibTorch recurlab supports: the one inside PyPI's torch at
+# the GPU machines' version (scripts/install-torch2.sh holds the pin), with the CUDA kernels and
+# their glue compiled by nvcc for TORCH_CUDA_ARCH_LIST (they run on a GPU only; here their tests
+# skip), built in $(TORCH2_BUILD) and run on the CPU. This tree is mostly built from nothing, so
+# it precompiles the LibTorch headers (RECURLAB_PCH, CMakeLists.txt).
+TORCH2_BUILD ?= build-torch2
+TORCH_CUDA_ARCH_LIST ?= 9.0
+test-torch2: deps
+	scripts/install-torch2.sh
+	TORCH_CUDA_ARCH_LIST="$(TORCH_CUDA_ARCH_LIST)" cmake -S . -B $(TORCH2_BUILD) \
+	  -DCMAKE_BUILD_TYPE=Release -DRECURLAB_PCH=ON \
+	  -DCMAKE_PREFIX_PATH="$$(scripts/install-torch2.sh --root)" $(CMAKE_ARGS)
+	cmake --build $(TORCH2_BUILD) -j $(JOBS)
+	cd $(TORCH2_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # libFuzzer targets of fuzz/ (clang): each runs FUZZ_SECONDS on a copy of its seed corpus;
 # FUZZ_TARGETS picks some (labeled_sentences word_vectors search_space).

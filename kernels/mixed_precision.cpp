@@ -1,13 +1,13 @@
 #include "kernels/mixed_precision.h"
 
-#include <ATen/autocast_mode.h>
+#include "common/runtime/torch_build.h"
 
 namespace recurlab::kernels::detail {
 
 std::optional<at::ScalarType> autocastComputeType(const at::Tensor& u,
                                                   std::initializer_list<at::Tensor> others) {
   const bool cuda = u.is_cuda();
-  if (cuda ? !at::autocast::is_enabled() : !at::autocast::is_cpu_enabled()) return std::nullopt;
+  if (!autocastEnabled(u.device().type())) return std::nullopt;
   const at::ScalarType u_type = u.scalar_type();
   bool mixed = false;
   for (const auto& t : others)

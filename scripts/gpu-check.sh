@@ -62,7 +62,9 @@ fi
 if [[ -z ${TORCH_PREFIX:-} ]]; then
   $python -c 'import torch' 2>/dev/null ||
     fail "$python cannot import torch (set PYTHON or TORCH_PREFIX)"
-  TORCH_PREFIX=$($python -c 'import torch; print(torch.utils.cmake_prefix_path)')
+  # The package's root (lib/ and share/ below it), not torch.utils.cmake_prefix_path: with
+  # share/cmake, TorchConfig finds a system LibTorch's libraries before its own.
+  TORCH_PREFIX=$($python -c 'import os, torch; print(os.path.dirname(torch.__file__))')
   read -r torch_version torch_cuda torch_gpu torch_abi < <($python -c '
 import torch
 print(torch.__version__, torch.version.cuda, torch.cuda.is_available(),

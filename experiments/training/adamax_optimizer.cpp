@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "common/runtime/torch_build.h"
+
 namespace recurlab::experiments {
 
 void AdamaxOptions::serialize(torch::serialize::OutputArchive& archive) const {
@@ -72,7 +74,7 @@ torch::Tensor Adamax::step(LossClosure closure) {
       if (!p.grad().defined()) continue;
       auto grad = p.grad();
       TORCH_CHECK(!grad.is_sparse(), "Adamax does not support sparse gradients");
-      const auto key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const auto key = optimizerStateKey(p.unsafeGetTensorImpl());
       auto it = state_.find(key);
       if (it == state_.end()) {
         auto s = std::make_unique<AdamaxParamState>();

@@ -2,6 +2,8 @@
 
 #include <ATen/autocast_mode.h>
 
+#include "common/runtime/torch_build.h"
+
 #include <stdexcept>
 
 namespace recurlab::experiments {
@@ -34,17 +36,11 @@ AutocastScope::AutocastScope(Precision precision, const torch::Device& device)
     : active_(precision != Precision::Fp32), cuda_(device.is_cuda()) {
   if (!active_) return;
   const at::ScalarType dtype = precision == Precision::Bf16 ? at::kBFloat16 : at::kHalf;
-  if (cuda_) {
-    was_enabled_ = at::autocast::is_enabled();
-    previous_dtype_ = at::autocast::get_autocast_gpu_dtype();
-    at::autocast::set_autocast_gpu_dtype(dtype);
-    at::autocast::set_enabled(true);
-  } else {
-    was_enabled_ = at::autocast::is_cpu_enabled();
-    previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
-    at::autocast::set_autocast_cpu_dtype(dtype);
-    at::autocast::set_cpu_enabled(true);
-  }
+  const auto type = cuda_ ? c10::DeviceType::CUDA : c10::DeviceType::CPU;
+  was_enabled_ = autocastEnabled(type);
+  previous_dtype_ = autocastDtype(type);
+  setAutocastDtype(type, dtype);
+  setAutocastEnabled(type, true);
   at::autocast::increment_nesting();
 }
 
@@ -52,13 +48,9 @@ AutocastScope::~AutocastScope() {
   if (!active_) return;
   // The outermost scope drops the cast weights it cached (one cast per weight per forward).
   if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-  if (cuda_) {
-    at::autocast::set_enabled(was_enabled_);
-    at::autocast::set_autocast_gpu_dtype(previous_dtype_);
-  } else {
-    at::autocast::set_cpu_enabled(was_enabled_);
-    at::autocast::set_autocast_cpu_dtype(previous_dtype_);
-  }
+  const auto type = cuda_ ? c10::DeviceType::CUDA : c10::DeviceType::CPU;
+  setAutocastEnabled(type, was_enabled_);
+  setAutocastDtype(type, previous_dtype_);
 }
 
 }  // namespace recurlab::experiments

@@ -16,6 +16,7 @@
 #include "experiments/training/data_parallel.h"
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/optimizer_set.h"
+#include "experiments/training/optimizer_state_io.h"
 #include "experiments/training/plateau_tracker.h"
 #include "experiments/training/precision.h"
 #include "experiments/training/progress_bar.h"
@@ -247,7 +248,7 @@ bool Trainer::resume() {
   if (optimizers_.dense) {
     torch::serialize::InputArchive o;
     a.read("optimizer", o);
-    optimizers_.dense->load(o);
+    loadOptimizerState(*optimizers_.dense, o);
   }
   if (optimizers_.sparse) {
     torch::serialize::InputArchive o;
@@ -630,7 +631,7 @@ void Trainer::writeCheckpoint(const std::string& path) {
   a.write("model", m);
   if (optimizers_.dense) {
     torch::serialize::OutputArchive o;
-    optimizers_.dense->save(o);
+    saveOptimizerState(*optimizers_.dense, o);
     a.write("optimizer", o);
   }
   if (optimizers_.sparse) {

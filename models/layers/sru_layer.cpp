@@ -1,10 +1,10 @@
 #include "models/layers/sru_layer.h"
 
-#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include <cmath>
 
+#include "common/runtime/torch_build.h"
 #include "kernels/sru_recurrence.h"
 
 namespace recurlab::models {
@@ -78,8 +78,7 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
               " features, expected input_size = ", o.input_size);
   // Under autocast (--precision bf16/fp16) a layer's input is the previous layer's
   // reduced-precision output: the matmul and the fused recurrence take it (mixed_precision.h).
-  const bool autocast =
-      input.is_cuda() ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+  const bool autocast = autocastEnabled(input.device().type());
   TORCH_CHECK(autocast || input.scalar_type() == weight.scalar_type(), "SruLayer: input dtype ",
               input.scalar_type(), " differs from the layer's ", weight.scalar_type());
   const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include "common/runtime/torch_build.h"
 #include "kernels/qrnn_pooling.h"
 #include "kernels/sru_recurrence.h"
 
@@ -17,11 +18,11 @@ namespace {
 // CPU autocast in bfloat16 for the scope, as the Trainer's AutocastScope sets it.
 struct CpuBf16Autocast {
   CpuBf16Autocast() {
-    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-    at::autocast::set_cpu_enabled(true);
+    recurlab::setAutocastDtype(c10::DeviceType::CPU, at::kBFloat16);
+    recurlab::setAutocastEnabled(c10::DeviceType::CPU, true);
   }
   ~CpuBf16Autocast() {
-    at::autocast::set_cpu_enabled(false);
+    recurlab::setAutocastEnabled(c10::DeviceType::CPU, false);
     at::autocast::clear_cache();
   }
 };

@@ -5,6 +5,8 @@
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
 
+#include "common/runtime/torch_build.h"
+
 namespace recurlab::experiments {
 namespace {
 
@@ -37,17 +39,17 @@ TEST(AutocastScope, Bf16RunsMatmulsInBfloat16AndRestoresAfterwards) {
   const auto a = torch::rand({4, 3}), b = torch::rand({3, 2});
   {
     AutocastScope scope(Precision::Bf16, torch::kCPU);
-    EXPECT_TRUE(at::autocast::is_cpu_enabled());
+    EXPECT_TRUE(recurlab::autocastEnabled(c10::DeviceType::CPU));
     const auto c = torch::matmul(a, b);
     EXPECT_EQ(c.scalar_type(), torch::kBFloat16);
     EXPECT_TRUE(torch::allclose(c.to(torch::kFloat), torch::matmul(a, b).to(torch::kFloat),
                                 /*rtol=*/2e-2, /*atol=*/2e-2));
   }
-  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  EXPECT_FALSE(recurlab::autocastEnabled(c10::DeviceType::CPU));
   EXPECT_EQ(torch::matmul(a, b).scalar_type(), torch::kFloat);
   {
     AutocastScope scope(Precision::Fp32, torch::kCPU);
-    EXPECT_FALSE(at::autocast::is_cpu_enabled());
+    EXPECT_FALSE(recurlab::autocastEnabled(c10::DeviceType::CPU));
     EXPECT_EQ(torch::matmul(a, b).scalar_type(), torch::kFloat);
   }
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "common/runtime/torch_build.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/trainer.h"
 #include "tests/support/temp_root.h"
@@ -110,7 +111,7 @@ TEST(TrainerPrecision, Bf16TrainsWithinTwoPercentOfFp32WithFloat32Weights) {
   const auto a = train(*fp32, adam(), epochs(3), 5, context(&log, "/fp32", "fp32"));
   auto bf16 = freshModel();
   const auto b = train(*bf16, adam(), epochs(3), 5, context(&log, "/bf16", "bf16"));
-  EXPECT_FALSE(at::autocast::is_cpu_enabled()) << "autocast is off again after training";
+  EXPECT_FALSE(recurlab::autocastEnabled(c10::DeviceType::CPU)) << "autocast is off again after training";
   const auto loss_a = log.readTable("/fp32/epochs").column("train_loss");
   const auto loss_b = log.readTable("/bf16/epochs").column("train_loss");
   ASSERT_EQ(loss_a.size(), 3u);
