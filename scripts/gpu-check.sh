@@ -5,8 +5,9 @@
 # GPU, optionally beside the reference SRU CUDA kernel.
 #
 # usage: scripts/gpu-check.sh [options] [-- recurlab_speed options...]
-#   --deps DIR           an offline node: unpack the Debian packages that
-#                        scripts/collect-gpu-deps.sh put in DIR into a private prefix first
+#   --deps PACK          an offline node: unpack the Debian packages that
+#                        scripts/collect-gpu-deps.sh packed (its folder, or gpu-deps.tar.xz)
+#                        into a private prefix first
 #   --all-tests          also run the whole test suite against this LibTorch
 #   --sanitize           run compute-sanitizer (memcheck, racecheck) over the CUDA tests
 #   --reference-sru DIR  time asappresearch/sru's CUDA kernel (DIR holds its `sru` package)
@@ -52,7 +53,7 @@ export PATH="$CUDA_HOME/bin:$PATH"
 extra_prefixes=()
 cmake_extra=()
 if [[ -n $deps ]]; then
-  [[ -d $deps ]] || fail "--deps $deps: no such folder (make it with scripts/collect-gpu-deps.sh)"
+  [[ -e $deps ]] || fail "--deps $deps: no such pack (make it with scripts/collect-gpu-deps.sh)"
   source "$root/scripts/unpack-gpu-deps.sh"
   unpack_gpu_deps "$deps" "${RECURLAB_DEPS_PREFIX:-/tmp/recurlab-deps}"
   extra_prefixes+=("$GPU_DEPS_PREFIX/usr" "$GPU_DEPS_PREFIX/usr/lib/x86_64-linux-gnu/cmake")
