@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/runtime/crash_report.h"
 #include "common/runtime/determinism.h"
 #include "common/runtime/heap_policy.h"
 #include "common/runtime/machine_info.h"
@@ -110,6 +111,7 @@ int runModelCommand(int argc, char** argv, const DriverSpec& spec, const ModelCo
 }  // namespace
 
 int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFactory& make_task) {
+  reportFatalSignals();
   ensureFastOpenBlas(argc, argv);
   retainFreedHeapMemory();
   if (argc > 1)
