@@ -33,7 +33,7 @@ TORCH2_BUILD ?= build-torch2
 TORCH_CUDA_ARCH_LIST ?= 9.0
 test-torch2: deps
 	scripts/install-torch2.sh
-	TORCH_CUDA_ARCH_LIST="$(TORCH_CUDA_ARCH_LIST)" cmake -S . -B $(TORCH2_BUILD) \
+	cmake -S . -B $(TORCH2_BUILD) -DTORCH_CUDA_ARCH_LIST="$(TORCH_CUDA_ARCH_LIST)" \
 	  -DCMAKE_BUILD_TYPE=Release -DRECURLAB_PCH=ON \
 	  -DCMAKE_PREFIX_PATH="$$(scripts/install-torch2.sh --root)" $(CMAKE_ARGS)
 	cmake --build $(TORCH2_BUILD) -j $(JOBS)
