@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""Writes scripts/gpu-run.sh's result files from its work folder, each atomically.
+
+    scripts/gpu-run-report.py --work WORK --out OUT
+
+Reads WORK/meta.tsv (key, value), WORK/rows.tsv (one finished row per line: stage, precision,
+status, rc, signal, wall s, limit s, caps, run folder, log, note), WORK/current.tsv (the row
+running now, if any), every run's summary.json (written by recurlab_analyze), and writes into
+OUT, directly, at most 7 files (the slot returns 8 at most, 16 MiB each):
+
+    report.md        the table of stages, the per-model numbers, the last lines of failed logs
+    summary.json     the same for scripts
+    logs.tar.gz      WORK/logs/: every run's stdout+stderr, the build log, nvidia-smi
+    runs.tar.gz      WORK/runs/ without checkpoints/, models/ and lock files
+    checkpoints.tar  the checkpoints of the runs that did not finish (to resume them)
+    figure1.png, figure2.png   two of the runs' figures
+
+Only the standard library: the GPU machines have python3 but no package registry.
+"""
+import argparse
+import datetime
+import io
+import json
+import math
+import os
+import tarfile
+import time
+
+LIMIT = 16 * 1024 * 1024  # bytes per returned file
+MARGIN = 64 * 1024        # tar headers and padding
+
+# Stages whose statuses are not a failure.
+FINE = ("ok", "skipped (--no-build)")
+
+
+def read_tsv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def write_atomic(out, name, data):
+    """Writes OUT/name through a hidden temporary in OUT and a rename."""
+    tmp = os.path.join(out, "." + name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, os.path.join(out, name))
+
+
+def remove(out, name):
+    try:
+        os.remove(os.path.join(out, name))
+    except FileNotFoundError:
+        pass
+
+
+def num(x, digits=3):
+    """A number with `digits` significant digits, thousands separated; '—' when missing."""
+    if x is None or not isinstance(x, (int, float)) or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    if x == 0:
+        return "0"
+    magnitude = int(math.floor(math.log10(abs(x))))
+    decimals = max(0, digits - 1 - magnitude)
+    return f"{x:,.{decimals}f}"
+
+
+def mean(values):
+    values = [v for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
+    return sum(values) / len(values) if values else None
+
+
+def tail(path, n):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 64 * 1024))
+            lines = f.read().decode("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    # Progress bars redraw with carriage returns: keep each line's last state.
+    return [line.split("\r")[-1] for line in lines[-n:]]
+
+
+# ---- what each task's summary.json holds -------------------------------------------------------
+
+def models_of(stage, summary):
+    """Per model: seconds per epoch, throughput (value, unit), metric (name, value), epochs,
+    status; read from a run's summary.json."""
+    out = {}
+    if not isinstance(summary, dict):
+        return out
+    if stage == "classification":
+        spe = summary.get("seconds_per_epoch") or {}
+        acc = summary.get("accuracy") or {}
+        for model, by_dataset in spe.items():
+            accs = [a.get(model, {}).get("mean") for a in acc.values() if isinstance(a, dict)]
+            out[model] = {
+                "seconds_per_epoch": mean(list(by_dataset.values())),
+                "seconds_per_epoch_note": "mean over %d datasets" % len(by_dataset),
+                "throughput": None, "throughput_unit": None,
+                "metric_name": "accuracy (mean over %d datasets)" % len([a for a in accs if a is not None]),
+                "metric": mean(accs),
+                "epochs": None, "status": None,
+            }
+        return out
+    keys = {
+        "lm": ("symbols_per_second", "symbols/s", None),
+        "mt": ("train_tokens_per_second", "train tokens/s", "best_valid_bleu"),
+        "qa": ("examples_per_second", "examples/s", "dev_f1"),
+    }
+    if stage not in keys:
+        return out
+    rate_key, unit, metric_key = keys[stage]
+    for model, m in (summary.get("models") or {}).items():
+        if not isinstance(m, dict):
+            continue
+        if stage == "lm":
+            metric_name, metric = "valid " + str(m.get("metric", "")), m.get("valid")
+        else:
+            metric_name, metric = metric_key.replace("_", " "), m.get(metric_key)
+        entry = {
+            "seconds_per_epoch": m.get("seconds_per_epoch"),
+            "throughput": m.get(rate_key), "throughput_unit": unit,
+            "metric_name": metric_name, "metric": metric,
+            "epochs": m.get("epochs"), "status": m.get("status"),
+        }
+        if stage == "mt":
+            entry["beam_sentences_per_second"] = m.get("beam_sentences_per_second")
+            entry["test_bleu"] = m.get("test_bleu")
+        out[model] = entry
+    return out
+
+
+def speed_of(summary):
+    """recurlab_speed's main sizes: SRU and LSTM ms, LSTM/SRU, the SRU kernel's GB/s."""
+    if not isinstance(summary, dict):
+        return []
+    shapes = []
+    for s in summary.get("main_sizes") or []:
+        ms = s.get("median_ms") or {}
+        shapes.append({
+            "length": s.get("length"), "hidden": s.get("hidden"), "batch": s.get("batch"),
+            "sru_ms": ms.get("SRU"), "lstm_ms": ms.get("LSTM"),
+            "lstm_over_sru": s.get("lstm_over_sru"), "sru_kernel_gbs": s.get("sru_kernel_gbs"),
+            "median_ms": ms,
+        })
+    return shapes
+
+
+def headline_shape(shapes):
+    for s in shapes:
+        if (s["length"], s["hidden"], s["batch"]) == (128, 512, 32):
+            return s
+    return shapes[0] if shapes else None
+
+
+# ---- the rows ----------------------------------------------------------------------------------
+
+FIELDS = ("stage", "precision", "status", "rc", "signal", "wall_s", "limit_s", "caps", "run",
+          "log", "note")
+
+
+def make_row(fields, work):
+    fields = (fields + [""] * len(FIELDS))[:len(FIELDS)]
+    row = dict(zip(FIELDS, fields))
+    for k in ("rc", "wall_s", "limit_s"):
+        try:
+            row[k] = int(row[k])
+        except ValueError:
+            row[k] = None
+    summary = load_json(os.path.join(work, row["run"], "summary.json")) if row["run"] else None
+    row["summary_found"] = summary is not None
+    if summary is not None:
+        row["units_finished"] = summary.get("units_finished")
+        row["units_running"] = summary.get("units_running")
+    if row["stage"] == "speed":
+        row["speed"] = speed_of(summary)
+    elif row["stage"] in ("classification", "lm", "mt", "qa"):
+        row["models"] = models_of(row["stage"], summary)
+    return row
+
+
+def units_text(row):
+    if row["stage"] == "cuda-tests" or row["stage"] == "build":
+        return row["note"] if row["stage"] == "cuda-tests" else ""
+    if row["stage"] == "speed" and row.get("speed") is not None:
+        n = len(row["speed"])
+        return "%d main shape%s" % (n, "" if n == 1 else "s") if row.get("summary_found") else ""
+    f, r = row.get("units_finished"), row.get("units_running")
+    if f is None:
+        return ""
+    return "%s finished" % f + (", %s unfinished" % r if r else "")
+
+
+def per_model(row, key, fmt):
+    parts = []
+    for model, m in (row.get("models") or {}).items():
+        if m.get(key) is not None:
+            parts.append("%s %s" % (model, fmt(m)))
+    return " · ".join(parts) or "—"
+
+
+def epoch_text(row):
+    if row["stage"] == "speed":
+        return "—"
+    return per_model(row, "seconds_per_epoch", lambda m: num(m["seconds_per_epoch"]))
+
+
+def throughput_text(row):
+    if row["stage"] == "speed":
+        s = headline_shape(row.get("speed") or [])
+        if not s:
+            return "—"
+        return "SRU %s ms, LSTM %s ms, LSTM/SRU %s, SRU kernel %s GB/s (l=%s d=%s batch %s)" % (
+            num(s["sru_ms"]), num(s["lstm_ms"]), num(s["lstm_over_sru"]),
+            num(s["sru_kernel_gbs"]), s["length"], s["hidden"], s["batch"])
+    return per_model(row, "throughput", lambda m: "%s %s" % (num(m["throughput"]), m["throughput_unit"]))
+
+
+def md_escape(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+# ---- the archives ------------------------------------------------------------------------------
+
+def tar_bytes(members, work, mode, exclude=None):
+    """members: paths relative to WORK (files or folders); exclude(relative path) -> bool."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode=mode) as tar:
+        for member in members:
+            path = os.path.join(work, member)
+            if not os.path.exists(path):
+                continue
+            if os.path.isfile(path):
+                if not (exclude and exclude(member)):
+                    tar.add(path, arcname=member, recursive=False)
+                continue
+            for folder, dirs, files in os.walk(path):
+                rel_folder = os.path.relpath(folder, work)
+                dirs[:] = sorted(d for d in dirs
+                                 if not (exclude and exclude(os.path.join(rel_folder, d) + "/")))
+                for name in sorted(files):
+                    rel = os.path.join(rel_folder, name)
+                    if exclude and exclude(rel):
+                        continue
+                    try:
+                        tar.add(os.path.join(folder, name), arcname=rel, recursive=False)
+                    except OSError:
+                        pass  # a file that vanished while packing
+    return buf.getvalue()
+
+
+def size_of(path):
+    total = 0
+    for folder, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(folder, name))
+            except OSError:
+                pass
+    return total
+
+
+def pack_runs(work, notes):
+    def base(rel):  # runs/<run>/checkpoints/, runs/<run>/models/, lock files, partial writes
+        return (rel.split("/")[2:3] in (["checkpoints"], ["models"]) or rel.endswith(".lock")
+                or ".part-" in rel or rel.endswith(".tmp"))
+    attempts = [
+        ("", base),
+        (" (without the figures' PDFs)", lambda rel: base(rel) or rel.endswith(".pdf")),
+        (" (without figures: PDFs, PNGs and gnuplot data)",
+         lambda rel: base(rel) or rel.endswith((".pdf", ".png", ".dat", ".gp"))),
+    ]
+    for what, exclude in attempts:
+        data = tar_bytes(["runs"], work, "w:gz", exclude)
+        if len(data) <= LIMIT:
+            if what:
+                notes.append("runs.tar.gz is packed" + what + " to stay under 16 MiB")
+            return data
+    notes.append("runs.tar.gz left out: over 16 MiB even without figures")
+    return None
+
+
+def pack_checkpoints(work, rows, notes):
+    """The checkpoint folders of the units of runs that did not finish, whole folders while they
+    fit in 16 MiB (largest runs' units last)."""
+    units = []
+    for row in rows:
+        if row["status"] in FINE or not row["run"]:
+            continue
+        cdir = os.path.join(work, row["run"], "checkpoints")
+        if not os.path.isdir(cdir):
+            continue
+        for unit in sorted(os.listdir(cdir)):
+            rel = os.path.join(row["run"], "checkpoints", unit)
+            if os.path.isdir(os.path.join(work, rel)):
+                units.append((rel, size_of(os.path.join(work, rel))))
+    if not units:
+        return None, []
+    chosen, left_out, total = [], [], 0
+    for rel, size in units:
+        if total + size + MARGIN <= LIMIT:
+            chosen.append(rel)
+            total += size + MARGIN
+        else:
+            left_out.append("%s (%.1f MiB)" % (rel, size / 2**20))
+    if left_out:
+        notes.append("checkpoints left out (over the 16 MiB of checkpoints.tar): " + ", ".join(left_out))
+    if not chosen:
+        return None, []
+    return tar_bytes(chosen, work, "w", lambda rel: rel.endswith(".tmp")), chosen
+
+
+# Preferred figures: the speed sweep, then the learning curves of the fp32 runs.
+FIGURE_ORDER = ["speed-fp32", "lm-fp32", "mt-fp32", "qa-fp32", "classification-fp32",
+                "speed-bf16", "lm-bf16", "mt-bf16", "qa-bf16", "classification-bf16"]
+
+
+def pick_figures(work):
+    found = []
+    runs = os.path.join(work, "runs")
+    names = [n for n in FIGURE_ORDER if os.path.isdir(os.path.join(runs, n))]
+    if os.path.isdir(runs):
+        names += sorted(n for n in os.listdir(runs) if n not in names)
+    for name in names:
+        folder = os.path.join(runs, name)
+        pngs = []
+        for sub, _, files in os.walk(folder):
+            if "/checkpoints" in sub or "/models" in sub:
+                continue
+            pngs += [os.path.join(sub, f) for f in files if f.endswith(".png")]
+        pngs.sort()
+        if pngs:
+            found.append(pngs[0])
+        if len(found) == 2:
+            break
+    return [p for p in found if os.path.getsize(p) <= LIMIT]
+
+
+# ---- main --------------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    work, out = os.path.abspath(args.work), os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+
+    meta = {k: v for k, v, *_ in (r + [""] for r in read_tsv(os.path.join(work, "meta.tsv")))}
+    rows = [make_row(r, work) for r in read_tsv(os.path.join(work, "rows.tsv"))]
+    current = read_tsv(os.path.join(work, "current.tsv"))
+    notes = []
+
+    started = meta.get("started", "")
+    try:
+        t0 = datetime.datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+        elapsed = int(time.time() - t0.timestamp())
+    except ValueError:
+        elapsed = None
+
+    # The archives first: report.md names what they hold.
+    files = {}
+    logs = tar_bytes(["logs"], work, "w:gz")
+    if len(logs) <= LIMIT:
+        write_atomic(out, "logs.tar.gz", logs)
+        files["logs.tar.gz"] = len(logs)
+    else:
+        notes.append("logs.tar.gz left out: over 16 MiB")
+        remove(out, "logs.tar.gz")
+    runs = pack_runs(work, notes)
+    if runs is not None:
+        write_atomic(out, "runs.tar.gz", runs)
+        files["runs.tar.gz"] = len(runs)
+    else:
+        remove(out, "runs.tar.gz")
+    ckpt, ckpt_units = pack_checkpoints(work, rows, notes)
+    if ckpt is not None:
+        write_atomic(out, "checkpoints.tar", ckpt)
+        files["checkpoints.tar"] = len(ckpt)
+    else:
+        remove(out, "checkpoints.tar")
+    figures = pick_figures(work)
+    figure_names = {}
+    for i in (1, 2):
+        name = "figure%d.png" % i
+        if i <= len(figures):
+            with open(figures[i - 1], "rb") as f:
+                data = f.read()
+            write_atomic(out, name, data)
+            files[name] = len(data)
+            figure_names[name] = os.path.relpath(figures[i - 1], work)
+        else:
+            remove(out, name)
+
+    # ---- report.md
+    gpu = meta.get("gpu", "")
+    gpu_name = gpu.split(",")[0].strip() if gpu else "unknown"
+    lines = ["# recurlab GPU slot: %s" % (gpu_name if meta.get("device") == "cuda"
+                                          else "%s (runs on the CPU: --device cpu)" % gpu_name), ""]
+    facts = [
+        ("GPU (nvidia-smi: name, driver, memory, compute capability)", gpu or "—"),
+        ("device of the runs", meta.get("device", "—")),
+        ("started (UTC)", started or "—"),
+        ("deadline", "%s s from the start; this report written at %s s" % (meta.get("deadline_s", "?"),
+                                                                          elapsed if elapsed is not None else "?")),
+        ("git commit", meta.get("git_commit", "—")),
+        ("PyTorch", meta.get("torch", "—")),
+        ("nvcc", meta.get("nvcc", "—")),
+        ("LibTorch of the build", meta.get("libtorch_of_build", "—") or "—"),
+        ("build folder", meta.get("build_dir", "—")),
+        ("host", "%s, %s" % (meta.get("host", "—"), meta.get("cpu", "—"))),
+        ("LibTorch threads", meta.get("threads", "0") if meta.get("threads", "0") != "0"
+         else "the binaries' default (all cores)"),
+        ("command", "`%s`" % meta.get("command", "").strip()),
+    ]
+    lines += ["- %s: %s" % (k, v) for k, v in facts]
+    lines.append("")
+    if current:
+        c = (current[0] + [""] * 8)[:8]
+        lines += ["**In progress when this report was written:** %s %s, started at %s s with a limit of "
+                  "%s s (if this is the last report, the slot ended during it)." % (c[0], c[1], c[3], c[4]), ""]
+
+    lines += ["## Stages", ""]
+    main_rows = []
+    for r in rows:
+        wall = "" if r["wall_s"] is None else str(r["wall_s"])
+        limit = "" if r["limit_s"] is None else str(r["limit_s"])
+        caps = r["caps"] if r["stage"] != "build" else ""
+        main_rows.append([r["stage"], r["precision"], r["status"], wall, limit, caps or "—",
+                          units_text(r) or "—", epoch_text(r), throughput_text(r)])
+    if current:
+        c = (current[0] + [""] * 8)[:8]
+        main_rows.append([c[0], c[1], "running", "", c[4], c[5] or "—", "—", "—", "—"])
+    lines.append(table(["stage", "precision", "status", "wall s", "limit s", "caps (--set)", "units",
+                        "s/epoch (per model)", "throughput"], main_rows))
+    lines += ["",
+              "Status: ok; failed rc N (the exit status); signal SIGxxx (killed by it); cut at deadline "
+              "(stopped by its time limit: its numbers are what it reached, read from its log); not run "
+              "(no time left). Each run's limit is its share of the time left (the stages weigh "
+              "cuda-tests 1, classification 2, lm 2, mt 3, qa 2, speed 1 per precision; time a run leaves "
+              "unused goes to the later ones). Caps: config keys set for the slot (the quick defaults are "
+              "too long for it). Seconds per epoch and throughput come from each run's summary.json "
+              "(recurlab_analyze of its log.h5); classification's seconds per epoch are the mean over its "
+              "datasets.", ""]
+
+    build = [r for r in rows if r["stage"] == "build"]
+    if build and build[0]["note"]:
+        lines += ["Build: %s (%s); targets: %s." % (build[0]["status"], build[0]["note"], build[0]["caps"] or "—"), ""]
+    elif build and build[0]["caps"]:
+        lines += ["Build targets: %s." % build[0]["caps"], ""]
+
+    detail = []
+    for r in rows:
+        for model, m in (r.get("models") or {}).items():
+            extra = ""
+            if r["stage"] == "mt" and m.get("test_bleu") is not None:
+                extra = "; test BLEU %s, beam %s sentences/s" % (num(m["test_bleu"]), num(m.get("beam_sentences_per_second")))
+            detail.append([r["stage"], r["precision"], model, m.get("status") or "—",
+                           num(m.get("epochs")) if m.get("epochs") is not None else "—",
+                           num(m.get("seconds_per_epoch")),
+                           "%s %s" % (num(m["throughput"]), m["throughput_unit"]) if m.get("throughput") is not None else "—",
+                           "%s %s%s" % (m["metric_name"], num(m.get("metric"), 4), extra)])
+    if detail:
+        lines += ["## Per model", "", table(["stage", "precision", "model", "status", "epochs", "s/epoch",
+                                             "throughput", "metric"], detail), ""]
+
+    speed_rows = []
+    for r in rows:
+        for s in r.get("speed") or []:
+            speed_rows.append([r["precision"], "%s, %s, %s" % (s["length"], s["hidden"], s["batch"]),
+                               num(s["sru_ms"]), num(s["lstm_ms"]), num(s["lstm_over_sru"]),
+                               num(s["sru_kernel_gbs"])])
+    if speed_rows:
+        lines += ["## recurlab_speed: forward + backward of one layer, median ms", "",
+                  table(["precision", "l, d, batch", "SRU", "LSTM", "LSTM / SRU", "SRU kernel GB/s"], speed_rows), ""]
+
+    pending = [r for r in rows if r["status"].startswith("pending")]
+    for r in pending:
+        lines += ["- %s %s: %s (%s)." % (r["stage"], r["precision"], r["status"], r["note"])]
+    if pending:
+        lines.append("")
+
+    bad = [r for r in rows if r["status"] not in FINE and not r["status"].startswith(("pending", "not run"))
+           and r["log"]]
+    if bad:
+        lines += ["## Last lines of the logs of the runs that did not finish", ""]
+        for r in bad:
+            n = 10 if r["status"] == "cut at deadline" else 25
+            lines += ["### %s %s: %s%s" % (r["stage"], r["precision"], r["status"],
+                                           " (%s)" % r["note"] if r["note"] else ""), "",
+                      "`%s`, last %d lines:" % (r["log"], n), "", "```"]
+            lines += tail(os.path.join(work, r["log"]), n)
+            lines += ["```", ""]
+
+    lines += ["## Files", ""]
+    described = {
+        "report.md": "this report",
+        "summary.json": "the same for scripts",
+        "logs.tar.gz": "logs/: every run's output, build.log, nvidia-smi.txt, nvidia-smi-monitor.csv, gpu-run.log",
+        "runs.tar.gz": "runs/<stage>-<precision>/: log.h5, report.md, summary.json, figures, tables "
+                       "(no checkpoints/, no models/)",
+        "checkpoints.tar": "the checkpoints of the unfinished runs: %s" % ", ".join(ckpt_units),
+    }
+    for name, rel in figure_names.items():
+        described[name] = rel
+    for name in ["report.md", "summary.json"] + sorted(files):
+        size = files.get(name)
+        lines.append("- `%s`%s: %s" % (name, " (%s KiB)" % num(size / 1024) if size else "", described.get(name, "")))
+    lines += ["- %s" % n for n in notes]
+    resumable = [r for r in rows if r["run"] and r["status"] not in FINE]
+    if resumable:
+        lines += ["", "A later slot resumes the unfinished runs with `--resume DIR` (DIR holding this "
+                  "slot's runs.tar.gz and checkpoints.tar) and the same options."]
+    lines.append("")
+    report = "\n".join(lines)
+
+    summary = {
+        "meta": meta, "elapsed_s": elapsed,
+        "in_progress": ({"stage": current[0][0], "precision": current[0][1]} if current else None),
+        "rows": rows, "files": files,
+        "figures": figure_names, "checkpoints": ckpt_units, "notes": notes,
+        "all_finished": not current and all(r["status"] in FINE or r["status"].startswith("pending") for r in rows),
+    }
+    write_atomic(out, "summary.json", json.dumps(summary, indent=2, default=str) + "\n")
+    write_atomic(out, "report.md", report)
+    # Anything else in OUT (a temporary of a killed re-pack) would count against the 8 files.
+    keep = {"report.md", "summary.json"} | set(files)
+    for name in os.listdir(out):
+        if name not in keep and name.startswith(".") and name.endswith(".tmp"):
+            remove(out, name)
+
+
+if __name__ == "__main__":
+    main()
