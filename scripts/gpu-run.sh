@@ -28,7 +28,8 @@
 #                        the work folder first, so its unfinished runs resume (same options)
 #   -h, --help           this help
 # environment: PYTHON (default python3), CUDACXX (default nvcc on PATH, else
-#   /usr/local/cuda/bin/nvcc), JOBS (default nproc), RECURLAB_DEPS_PREFIX (default /tmp/recurlab-deps)
+#   /usr/local/cuda/bin/nvcc), TORCH_CUDA_ARCH_LIST (default: the GPU's compute capability),
+#   JOBS (default nproc), RECURLAB_DEPS_PREFIX (default /tmp/recurlab-deps)
 # Exit status: 0 when every stage finished, 1 otherwise (2: bad options). docs/gpu.md.
 set -uo pipefail
 
@@ -141,14 +142,14 @@ row() { local IFS=$'\t'; echo "$*" >> "$rows"; }
 current() { local IFS=$'\t'; echo "$*" > "$work/current.tsv"; }
 
 # ---- a run under the deadline -------------------------------------------------------------------
-# bounded LIMIT LOG CMD...: runs CMD with stdout and stderr in LOG, cut by timeout after LIMIT
+# bounded LIMIT LOG CMD...: runs CMD with stdout and stderr appended to LOG, cut by timeout after LIMIT
 # seconds (SIGTERM, SIGKILL 10 s later). Sets run_rc, run_wall, run_status, run_signal.
 child=
 bounded() {
   local limit=$1 log=$2; shift 2
   local t0=$SECONDS
   run_rc=0 run_signal=
-  timeout --kill-after=10 "$limit" "$@" > "$log" 2>&1 < /dev/null &
+  timeout --kill-after=10 "$limit" "$@" >> "$log" 2>&1 < /dev/null &
   child=$!
   wait "$child" || run_rc=$?
   child=
@@ -175,11 +176,13 @@ on_signal() {
     wait "$child" 2>/dev/null
   fi
   if [[ -f $work/current.tsv ]]; then
-    local IFS=$'\t' f
-    read -r -a f < "$work/current.tsv"
+    local f
+    mapfile -t f < <(tr '\t' '\n' < "$work/current.tsv")  # keeps the empty fields
     row "${f[0]}" "${f[1]}" "stopped (gpu-run got SIG$sig)" "" "" "$((SECONDS - f[3]))" "${f[4]}" \
         "${f[5]}" "${f[6]}" "${f[7]}" ""
     rm -f "$work/current.tsv"
+    [[ -n ${f[6]} && -d $work/${f[6]} ]] &&
+      timeout 20 "$build_dir/recurlab_analyze" "$work/${f[6]}" > "$logs/${f[6]#runs/}.analyze.log" 2>&1
   fi
   [[ -n ${monitor:-} ]] && kill "$monitor" 2>/dev/null
   repack
@@ -246,14 +249,27 @@ want mt && targets+=(recurlab_mt recurlab_bleu)
 want qa && targets+=(recurlab_qa)
 want speed && targets+=(recurlab_speed)
 
+# The PyTorch of $python: torch_root (the torch package's folder, holding lib/ and share/),
+# torch_version, torch_cuda (None without CUDA), torch_gpu (True/False), torch_abi (1: C++11).
+# Returns 1 when it cannot import torch. Its warnings go to logs/torch.log.
 torch_info() {
-  "$python" - 2>&1 <<'EOF'
-import os, sys
+  local info
+  info=$("$python" - 2>> "$logs/torch.log" <<'EOF'
+import os
 import torch
-print(os.path.dirname(torch.__file__))
-print(torch.__version__, torch.version.cuda, torch.cuda.is_available(),
-      int(torch._C._GLIBCXX_USE_CXX11_ABI))
+print("torch_root=" + os.path.dirname(torch.__file__))
+print("torch_version=" + torch.__version__)
+print("torch_cuda=" + str(torch.version.cuda))
+print("torch_gpu=" + str(torch.cuda.is_available()))
+print("torch_abi=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI))
 EOF
+  ) || return 1
+  torch_root=$(sed -n 's/^torch_root=//p' <<< "$info")
+  torch_version=$(sed -n 's/^torch_version=//p' <<< "$info")
+  torch_cuda=$(sed -n 's/^torch_cuda=//p' <<< "$info")
+  torch_gpu=$(sed -n 's/^torch_gpu=//p' <<< "$info")
+  torch_abi=$(sed -n 's/^torch_abi=//p' <<< "$info")
+  [[ -d $torch_root ]]
 }
 
 if [[ -n $build ]]; then
@@ -265,23 +281,24 @@ if [[ -n $build ]]; then
     # The PyTorch wheel's LibTorch: CMAKE_PREFIX_PATH gets the torch package's root (the folder
     # holding lib/ and share/), so TorchConfig finds its libraries there and not a system
     # LibTorch on the default paths.
-    torch_root=
-    if info=$(torch_info) && [[ $(wc -l <<< "$info") -ge 2 ]]; then
-      torch_root=$(sed -n 1p <<< "$info")
-      read -r torch_version torch_cuda torch_gpu torch_abi <<< "$(sed -n 2p <<< "$info")"
+    if torch_info; then
       echo "PyTorch $torch_version at $torch_root, CUDA $torch_cuda, GPU visible: $torch_gpu, C++11 ABI: $torch_abi"
       meta torch "PyTorch $torch_version (CUDA $torch_cuda) at $torch_root"
       if [[ $device == cuda ]]; then
-        [[ $torch_cuda != None ]] || build_note="this PyTorch has no CUDA"
-        [[ $torch_gpu == True ]] || build_note="PyTorch sees no GPU"
-        [[ $torch_abi == 1 ]] || build_note="this PyTorch uses the pre-C++11 ABI"
+        if [[ $torch_cuda == None ]]; then build_note="this PyTorch has no CUDA"
+        elif [[ $torch_gpu != True ]]; then build_note="PyTorch sees no GPU"
+        elif [[ $torch_abi != 1 ]]; then build_note="this PyTorch uses the pre-C++11 ABI"
+        fi
       fi
     else
-      echo "$python cannot import torch: $info"
+      torch_root=''
+      echo "$python cannot import torch (logs/torch.log)"
       [[ $device == cuda ]] && build_note="$python cannot import torch"
       meta torch "none ($python cannot import torch): CMake's default LibTorch"
     fi
+    # --device cpu tests this script: no CUDA kernels to compile.
     cuda_args=()
+    [[ $device == cpu ]] && cuda_args+=(-DRECURLAB_CUDA=OFF)
     if [[ $device == cuda && -z $build_note ]]; then
       nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
       if [[ -x $nvcc ]]; then
@@ -290,15 +307,19 @@ if [[ -n $build ]]; then
         export PATH="$CUDA_HOME/bin:$PATH"
         echo "nvcc: $("$nvcc" --version | tail -n 2 | head -n 1)"
         meta nvcc "$("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p')"
-        # One architecture, the visible GPU's: nvcc compiles once.
+        # One architecture, the visible GPU's, so nvcc compiles once. PyTorch's CMake files
+        # set the -gencode flags from TORCH_CUDA_ARCH_LIST (they turn CMAKE_CUDA_ARCHITECTURES
+        # off); unset, they detect the GPU or, failing that, build for eleven architectures.
         cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)
         [[ $cap =~ ^[0-9]+\.[0-9]+$ ]] ||
           cap=$("$python" -c 'import torch; print("%d.%d" % torch.cuda.get_device_capability())' 2>/dev/null)
-        if [[ $cap =~ ^[0-9]+\.[0-9]+$ ]]; then
-          export TORCH_CUDA_ARCH_LIST=$cap
-          cuda_args+=(-DCMAKE_CUDA_ARCHITECTURES="${cap/./}")
-          echo "GPU compute capability $cap: TORCH_CUDA_ARCH_LIST=$cap, CMAKE_CUDA_ARCHITECTURES=${cap/./}"
+        if [[ ! $cap =~ ^[0-9]+\.[0-9]+$ ]]; then
+          echo "no compute capability from nvidia-smi or PyTorch: building for 9.0 (H100, H200)"
+          cap=9.0
         fi
+        export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-$cap}
+        echo "TORCH_CUDA_ARCH_LIST=$TORCH_CUDA_ARCH_LIST (GPU compute capability $cap)"
+        meta cuda_arch "$TORCH_CUDA_ARCH_LIST"
         cuda_args+=(-DCMAKE_CUDA_COMPILER="$nvcc")
       else
         build_note="no nvcc at $nvcc (set CUDACXX)"
@@ -350,9 +371,7 @@ if [[ -n $build ]]; then
   [[ $build_status == ok ]] || tail -n 15 "$blog"
 else
   row build - "skipped (--no-build)" "" "" 0 "" "" "" "" "binaries of $build_dir"
-  if info=$(torch_info) && [[ $(wc -l <<< "$info") -ge 2 ]]; then
-    meta torch "PyTorch $(sed -n 2p <<< "$info" | cut -d' ' -f1) at $(sed -n 1p <<< "$info")"
-  fi
+  torch_info && meta torch "PyTorch $torch_version (CUDA $torch_cuda) at $torch_root"
 fi
 meta libtorch_of_build "$(sed -n 's/^Torch_DIR:PATH=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)"
 repack
@@ -365,14 +384,25 @@ if [[ -n $resume ]]; then
 fi
 
 # ---- the stages -------------------------------------------------------------------------------
-# The runs, in order: stage, precision, weight.
+# The runs, in order ("stage precision"). recurlab_speed times float32; a bf16 run only where
+# its --help offers --precision.
+speed_bf16=
+if want speed && [[ " ${precs[*]} " == *" bf16 "* ]]; then
+  if [[ -x $build_dir/recurlab_speed ]] &&
+     "$build_dir/recurlab_speed" --help 2>/dev/null | grep -q -- '--precision'; then
+    speed_bf16=1
+  else
+    speed_bf16=pending
+    say "speed bf16: pending (recurlab_speed has no --precision option)"
+  fi
+fi
 plan=()
 for s in "${all_stages[@]}"; do
   want "$s" || continue
   case $s in
     cuda-tests) plan+=("cuda-tests -") ;;
     speed) plan+=("speed fp32")
-           if [[ " ${precs[*]} " == *" bf16 "* ]]; then plan+=("speed bf16"); fi ;;
+           [[ $speed_bf16 == 1 ]] && plan+=("speed bf16") ;;
     *) for p in "${precs[@]}"; do plan+=("$s $p"); done ;;
   esac
 done
@@ -417,17 +447,7 @@ for item in "${plan[@]}"; do
       ((threads > 0)) && cmd+=(--threads "$threads")
       # shellcheck disable=SC2206  # the options are words
       [[ -n $speed_args ]] && cmd+=($speed_args) && caps+=("$speed_args")
-      if [[ $prec == bf16 ]]; then
-        if [[ -x ${cmd[0]} ]] && "${cmd[0]}" --help 2>/dev/null | grep -q -- '--precision'; then
-          cmd+=(--precision bf16)
-        else
-          row speed bf16 "pending: recurlab_speed has no --precision" "" "" 0 "" "" "" "" \
-              "its timings are float32 only"
-          say "speed bf16: pending (recurlab_speed has no --precision option)"
-          repack
-          continue
-        fi
-      fi
+      [[ $prec == bf16 ]] && cmd+=(--precision bf16)
       ;;
     *)
       run_dir=$work/runs/$name
@@ -456,9 +476,8 @@ for item in "${plan[@]}"; do
   say "$name: start, limit ${limit}s: ${cmd[*]}"
   current "$stage" "$prec" running "$SECONDS" "$limit" "$cap_text" "${run_dir:+runs/$name}" "logs/$name.log"
   repack
-  printf '+ %s\n' "$(printf '%q ' "${cmd[@]}")" > "$log.cmd"
-  RECURLAB_QUIET_BLAS=1 bounded "$limit" "$log.out" "${cmd[@]}"
-  cat "$log.cmd" "$log.out" > "$log" && rm -f "$log.cmd" "$log.out"
+  printf '+ %s\n' "$(printf '%q ' "${cmd[@]}")" > "$log"
+  RECURLAB_QUIET_BLAS=1 bounded "$limit" "$log" "${cmd[@]}"
   note=
   if [[ $stage == cuda-tests ]]; then
     # A skipped CUDA test is a failure here: the kernels did not run.
@@ -484,6 +503,9 @@ for item in "${plan[@]}"; do
   repack
 done
 
+[[ $speed_bf16 == pending ]] &&
+  row speed bf16 "pending: recurlab_speed has no --precision" "" "" 0 "" "" "" "" \
+      "its timings are float32 only"
 [[ -n $monitor ]] && kill "$monitor" 2>/dev/null
 # Every row must have finished: ok, or a build skipped by --no-build, or a row still pending
 # in recurlab (speed bf16 without --precision).
