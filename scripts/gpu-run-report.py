@@ -23,6 +23,7 @@ import io
 import json
 import math
 import os
+import re
 import tarfile
 import time
 
@@ -71,6 +72,8 @@ def num(x, digits=3):
         return "—"
     if x == 0:
         return "0"
+    if isinstance(x, int) or (float(x).is_integer() and abs(x) >= 1 and digits <= 3):
+        return f"{int(x):,}"
     magnitude = int(math.floor(math.log10(abs(x))))
     decimals = max(0, digits - 1 - magnitude)
     return f"{x:,.{decimals}f}"
@@ -96,25 +99,52 @@ def tail(path, n):
 
 # ---- what each task's summary.json holds -------------------------------------------------------
 
-def models_of(stage, summary):
+# The Trainer's line at the end of each epoch, as recurlab_classification prints it:
+# "[5/21] CR lstm fold 0 seed 0 epoch 1/1 loss ... (best 0.6824) 542 sentences/s 5.6s [...]".
+EPOCH_LINE = re.compile(r"^\[(\d+)/\d+\] (\S+) (\S+) .*?\bepoch (\d+)/\d+ .*?\) ([0-9.]+) sentences/s ")
+
+
+def classification_rates(log_path):
+    """Per model: the sentences/s of each unit's last epoch line, by unit."""
+    rates = {}
+    try:
+        with open(log_path, encoding="utf-8", errors="replace") as f:
+            for raw in f:
+                for line in raw.split("\r"):
+                    m = EPOCH_LINE.match(line.strip())
+                    if m:
+                        rates.setdefault(m.group(3), {})[(m.group(1), m.group(2))] = float(m.group(5))
+    except OSError:
+        pass
+    return rates
+
+
+def models_of(stage, summary, log_path=None):
     """Per model: seconds per epoch, throughput (value, unit), metric (name, value), epochs,
-    status; read from a run's summary.json."""
+    status; read from a run's summary.json (classification's throughput, which its summary
+    lacks, from the epoch lines of its log)."""
     out = {}
-    if not isinstance(summary, dict):
-        return out
     if stage == "classification":
+        summary = summary if isinstance(summary, dict) else {}
         spe = summary.get("seconds_per_epoch") or {}
         acc = summary.get("accuracy") or {}
-        for model, by_dataset in spe.items():
+        rates = classification_rates(log_path) if log_path else {}
+        for model in list(spe) + [m for m in rates if m not in spe]:
+            by_dataset = spe.get(model) or {}
             accs = [a.get(model, {}).get("mean") for a in acc.values() if isinstance(a, dict)]
+            accs = [a for a in accs if a is not None]
+            unit_rates = list((rates.get(model) or {}).values())
             out[model] = {
                 "seconds_per_epoch": mean(list(by_dataset.values())),
                 "seconds_per_epoch_note": "mean over %d datasets" % len(by_dataset),
-                "throughput": None, "throughput_unit": None,
-                "metric_name": "accuracy (mean over %d datasets)" % len([a for a in accs if a is not None]),
+                "throughput": mean(unit_rates), "throughput_unit": "sentences/s",
+                "throughput_note": "mean over %d units' last epoch lines in the log" % len(unit_rates),
+                "metric_name": "test accuracy (mean over %d datasets)" % len(accs),
                 "metric": mean(accs),
                 "epochs": None, "status": None,
             }
+        return out
+    if not isinstance(summary, dict):
         return out
     keys = {
         "lm": ("symbols_per_second", "symbols/s", None),
@@ -189,7 +219,8 @@ def make_row(fields, work):
     if row["stage"] == "speed":
         row["speed"] = speed_of(summary)
     elif row["stage"] in ("classification", "lm", "mt", "qa"):
-        row["models"] = models_of(row["stage"], summary)
+        row["models"] = models_of(row["stage"], summary,
+                                  os.path.join(work, row["log"]) if row["log"] else None)
     return row
 
 
@@ -330,30 +361,33 @@ def pack_checkpoints(work, rows, notes):
     return tar_bytes(chosen, work, "w", lambda rel: rel.endswith(".tmp")), chosen
 
 
-# Preferred figures: the speed sweep, then the learning curves of the fp32 runs.
+# Two figures, one a run: the runs in this order, in each the first of these names (a slot is
+# about speed: the speed sweep, then each training's time per epoch, then its curves).
 FIGURE_ORDER = ["speed-fp32", "lm-fp32", "mt-fp32", "qa-fp32", "classification-fp32",
                 "speed-bf16", "lm-bf16", "mt-bf16", "qa-bf16", "classification-bf16"]
+FIGURE_NAMES = ["speed_vs_length.png", "speed_vs_batch.png", "time_per_epoch.png",
+                "learning_curves.png"]
 
 
 def pick_figures(work):
     found = []
     runs = os.path.join(work, "runs")
+    if not os.path.isdir(runs):
+        return found
     names = [n for n in FIGURE_ORDER if os.path.isdir(os.path.join(runs, n))]
-    if os.path.isdir(runs):
-        names += sorted(n for n in os.listdir(runs) if n not in names)
+    names += sorted(n for n in os.listdir(runs) if n not in names)
     for name in names:
         folder = os.path.join(runs, name)
-        pngs = []
-        for sub, _, files in os.walk(folder):
-            if "/checkpoints" in sub or "/models" in sub:
-                continue
-            pngs += [os.path.join(sub, f) for f in files if f.endswith(".png")]
-        pngs.sort()
-        if pngs:
-            found.append(pngs[0])
+        pngs = sorted(f for f in os.listdir(folder) if f.endswith(".png"))
+        ranked = [f for f in FIGURE_NAMES if f in pngs] + [f for f in pngs if f not in FIGURE_NAMES]
+        for f in ranked:
+            path = os.path.join(folder, f)
+            if os.path.getsize(path) <= LIMIT:
+                found.append(path)
+                break
         if len(found) == 2:
             break
-    return [p for p in found if os.path.getsize(p) <= LIMIT]
+    return found
 
 
 # ---- main --------------------------------------------------------------------------------------
@@ -461,7 +495,8 @@ def main():
               "unused goes to the later ones). Caps: config keys set for the slot (the quick defaults are "
               "too long for it). Seconds per epoch and throughput come from each run's summary.json "
               "(recurlab_analyze of its log.h5); classification's seconds per epoch are the mean over its "
-              "datasets.", ""]
+              "datasets, its sentences/s (which its summary lacks) the mean over its units' last epoch "
+              "lines in its log.", ""]
 
     build = [r for r in rows if r["stage"] == "build"]
     if build and build[0]["note"]:
