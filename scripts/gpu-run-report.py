@@ -119,6 +119,22 @@ def classification_rates(log_path):
     return rates
 
 
+# The Trainer's progress line inside an epoch (every 30 s when standard error is not a
+# terminal): "epoch 1 [#####---------------] 8/27 142 target tokens/s ETA 1m21s".
+PROGRESS_LINE = re.compile(r"epoch (\d+) \[[#-]*\] (\d+)/(\d+) ([0-9.]+) (.+?)/s\b")
+
+
+def last_progress(log_path):
+    """The last progress line of a log: what a run that did not finish was doing."""
+    found = None
+    for line in tail(log_path, 400):
+        m = PROGRESS_LINE.search(line)
+        if m:
+            found = {"epoch": int(m.group(1)), "batch": int(m.group(2)), "batches": int(m.group(3)),
+                     "rate": float(m.group(4)), "rate_unit": m.group(5) + "/s"}
+    return found
+
+
 def models_of(stage, summary, log_path=None):
     """Per model: seconds per epoch, throughput (value, unit), metric (name, value), epochs,
     status; read from a run's summary.json (classification's throughput, which its summary
@@ -216,6 +232,13 @@ def make_row(fields, work):
     if summary is not None:
         row["units_finished"] = summary.get("units_finished")
         row["units_running"] = summary.get("units_running")
+        models = summary.get("models")
+        if row["units_finished"] is None and isinstance(models, dict):  # MT's summary
+            statuses = [m.get("status") for m in models.values() if isinstance(m, dict)]
+            row["units_finished"] = statuses.count("finished")
+            row["units_running"] = len(statuses) - statuses.count("finished")
+    if row["status"] not in FINE and row["log"]:
+        row["reached"] = last_progress(os.path.join(work, row["log"]))
     if row["stage"] == "speed":
         row["speed"] = speed_of(summary)
     elif row["stage"] in ("classification", "lm", "mt", "qa"):
@@ -231,9 +254,11 @@ def units_text(row):
         n = len(row["speed"])
         return "%d main shape%s" % (n, "" if n == 1 else "s") if row.get("summary_found") else ""
     f, r = row.get("units_finished"), row.get("units_running")
-    if f is None:
-        return ""
-    return "%s finished" % f + (", %s unfinished" % r if r else "")
+    text = "" if f is None else "%s finished" % f + (", %s unfinished" % r if r else "")
+    p = row.get("reached")
+    if p:
+        text += "%sreached epoch %d, batch %d of %d" % ("; " if text else "", p["epoch"], p["batch"], p["batches"])
+    return text
 
 
 def per_model(row, key, fmt):
@@ -258,7 +283,12 @@ def throughput_text(row):
         return "SRU %s ms, LSTM %s ms, LSTM/SRU %s, SRU kernel %s GB/s (l=%s d=%s batch %s)" % (
             num(s["sru_ms"]), num(s["lstm_ms"]), num(s["lstm_over_sru"]),
             num(s["sru_kernel_gbs"]), s["length"], s["hidden"], s["batch"])
-    return per_model(row, "throughput", lambda m: "%s %s" % (num(m["throughput"]), m["throughput_unit"]))
+    text = per_model(row, "throughput", lambda m: "%s %s" % (num(m["throughput"]), m["throughput_unit"]))
+    p = row.get("reached")
+    if p:
+        in_progress = "%s %s in its last progress line" % (num(p["rate"]), p["rate_unit"])
+        text = in_progress if text == "—" else text + " · " + in_progress
+    return text
 
 
 def md_escape(text):
@@ -412,39 +442,25 @@ def main():
     except ValueError:
         elapsed = None
 
-    # The archives first: report.md names what they hold.
-    files = {}
+    # Everything is made in memory first, then written (report.md and summary.json first), each
+    # file atomically: a re-pack stopped while compressing leaves the previous set whole.
+    files = {}    # name -> bytes, the files to write besides report.md and summary.json
     logs = tar_bytes(["logs"], work, "w:gz")
     if len(logs) <= LIMIT:
-        write_atomic(out, "logs.tar.gz", logs)
-        files["logs.tar.gz"] = len(logs)
+        files["logs.tar.gz"] = logs
     else:
         notes.append("logs.tar.gz left out: over 16 MiB")
-        remove(out, "logs.tar.gz")
     runs = pack_runs(work, notes)
     if runs is not None:
-        write_atomic(out, "runs.tar.gz", runs)
-        files["runs.tar.gz"] = len(runs)
-    else:
-        remove(out, "runs.tar.gz")
+        files["runs.tar.gz"] = runs
     ckpt, ckpt_units = pack_checkpoints(work, rows, notes)
     if ckpt is not None:
-        write_atomic(out, "checkpoints.tar", ckpt)
-        files["checkpoints.tar"] = len(ckpt)
-    else:
-        remove(out, "checkpoints.tar")
-    figures = pick_figures(work)
+        files["checkpoints.tar"] = ckpt
     figure_names = {}
-    for i in (1, 2):
-        name = "figure%d.png" % i
-        if i <= len(figures):
-            with open(figures[i - 1], "rb") as f:
-                data = f.read()
-            write_atomic(out, name, data)
-            files[name] = len(data)
-            figure_names[name] = os.path.relpath(figures[i - 1], work)
-        else:
-            remove(out, name)
+    for i, path in enumerate(pick_figures(work), start=1):
+        with open(path, "rb") as f:
+            files["figure%d.png" % i] = f.read()
+        figure_names["figure%d.png" % i] = os.path.relpath(path, work)
 
     # ---- report.md
     gpu = meta.get("gpu", "")
@@ -489,7 +505,8 @@ def main():
                         "s/epoch (per model)", "throughput"], main_rows))
     lines += ["",
               "Status: ok; failed rc N (the exit status); signal SIGxxx (killed by it); cut at deadline "
-              "(stopped by its time limit: its numbers are what it reached, read from its log); not run "
+              "(stopped by its time limit: its numbers are what it reached, read from its log, and its "
+              "last progress line: the epoch and batch it was in, its rate); not run "
               "(no time left). Each run's limit is its share of the time left (the stages weigh "
               "cuda-tests 1, classification 2, lm 2, mt 3, qa 2, speed 1 per precision; time a run leaves "
               "unused goes to the later ones). Caps: config keys set for the slot (the quick defaults are "
@@ -559,29 +576,37 @@ def main():
     for name, rel in figure_names.items():
         described[name] = rel
     for name in ["report.md", "summary.json"] + sorted(files):
-        size = files.get(name)
+        size = len(files[name]) if name in files else None
         lines.append("- `%s`%s: %s" % (name, " (%s KiB)" % num(size / 1024) if size else "", described.get(name, "")))
     lines += ["- %s" % n for n in notes]
     resumable = [r for r in rows if r["run"] and r["status"] not in FINE]
     if resumable:
-        lines += ["", "A later slot resumes the unfinished runs with `--resume DIR` (DIR holding this "
-                  "slot's runs.tar.gz and checkpoints.tar) and the same options."]
+        lines += ["", "A later slot continues the unfinished runs with `--resume DIR` (DIR holding this "
+                  "slot's runs.tar.gz, and checkpoints.tar where there is one) and the same options: "
+                  "finished units are kept, units with a checkpoint resume from it, the others start "
+                  "again."]
     lines.append("")
     report = "\n".join(lines)
 
     summary = {
         "meta": meta, "elapsed_s": elapsed,
         "in_progress": ({"stage": current[0][0], "precision": current[0][1]} if current else None),
-        "rows": rows, "files": files,
+        "rows": rows, "files": {name: len(data) for name, data in files.items()},
         "figures": figure_names, "checkpoints": ckpt_units, "notes": notes,
         "all_finished": not current and all(r["status"] in FINE or r["status"].startswith("pending") for r in rows),
     }
-    write_atomic(out, "summary.json", json.dumps(summary, indent=2, default=str) + "\n")
     write_atomic(out, "report.md", report)
-    # Anything else in OUT (a temporary of a killed re-pack) would count against the 8 files.
+    write_atomic(out, "summary.json", json.dumps(summary, indent=2, default=str) + "\n")
+    for name, data in files.items():
+        write_atomic(out, name, data)
+    # What this set does not hold (a run's checkpoints once it finished, a figure, a temporary
+    # of a stopped re-pack) goes: it would count against the 8 files.
     keep = {"report.md", "summary.json"} | set(files)
+    for name in ("logs.tar.gz", "runs.tar.gz", "checkpoints.tar", "figure1.png", "figure2.png"):
+        if name not in keep:
+            remove(out, name)
     for name in os.listdir(out):
-        if name not in keep and name.startswith(".") and name.endswith(".tmp"):
+        if name.startswith(".") and name.endswith(".tmp"):
             remove(out, name)
 
 

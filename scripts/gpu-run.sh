@@ -132,9 +132,21 @@ meta host "$(hostname 2>/dev/null || echo unknown) ($(nproc) cores)"
 meta cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
 
 # ---- the re-pack ------------------------------------------------------------------------------
+# Seconds until the deadline, at least 3 (what a last step after it still gets).
+until_deadline() { local t=$((deadline - SECONDS)); echo $((t > 3 ? t : 3)); }
+# At most 60 s and never past the deadline: a re-pack stopped before it writes leaves the last
+# set of files as it was.
 repack() {
-  timeout 60 "$python" "$root/scripts/gpu-run-report.py" --work "$work" --out "$out" \
-    > "$logs/repack.log" 2>&1 || say "re-pack failed (see logs/repack.log): $(tail -n 1 "$logs/repack.log")"
+  local limit; limit=$(until_deadline)
+  timeout $((limit < 60 ? limit : 60)) "$python" "$root/scripts/gpu-run-report.py" \
+    --work "$work" --out "$out" > "$logs/repack.log" 2>&1 ||
+    say "re-pack failed (see logs/repack.log): $(tail -n 1 "$logs/repack.log")"
+}
+# recurlab_analyze on a run folder: the report of a run that did not finish, from its log.
+analyze() {
+  local limit; limit=$(($(until_deadline) - final_reserve))
+  ((limit >= 5)) || limit=5
+  timeout $((limit < 60 ? limit : 60)) "$build_dir/recurlab_analyze" "$1" > "$2" 2>&1
 }
 
 # rows.tsv: stage, precision, status, rc, signal, wall s, limit s, caps, run folder, log, note
@@ -143,13 +155,13 @@ current() { local IFS=$'\t'; echo "$*" > "$work/current.tsv"; }
 
 # ---- a run under the deadline -------------------------------------------------------------------
 # bounded LIMIT LOG CMD...: runs CMD with stdout and stderr appended to LOG, cut by timeout after LIMIT
-# seconds (SIGTERM, SIGKILL 10 s later). Sets run_rc, run_wall, run_status, run_signal.
+# seconds (SIGTERM, SIGKILL 5 s later). Sets run_rc, run_wall, run_status, run_signal.
 child=
 bounded() {
   local limit=$1 log=$2; shift 2
   local t0=$SECONDS
   run_rc=0 run_signal=
-  timeout --kill-after=10 "$limit" "$@" >> "$log" 2>&1 < /dev/null &
+  timeout --kill-after=5 "$limit" "$@" >> "$log" 2>&1 < /dev/null &
   child=$!
   wait "$child" || run_rc=$?
   child=
@@ -182,7 +194,7 @@ on_signal() {
         "${f[5]}" "${f[6]}" "${f[7]}" ""
     rm -f "$work/current.tsv"
     [[ -n ${f[6]} && -d $work/${f[6]} ]] &&
-      timeout 20 "$build_dir/recurlab_analyze" "$work/${f[6]}" > "$logs/${f[6]#runs/}.analyze.log" 2>&1
+      analyze "$work/${f[6]}" "$logs/${f[6]#runs/}.analyze.log"
   fi
   [[ -n ${monitor:-} ]] && kill "$monitor" 2>/dev/null
   repack
@@ -493,7 +505,7 @@ for item in "${plan[@]}"; do
     fi
   elif [[ -n $run_dir && -d $run_dir && ( $run_status != ok || ! -f $run_dir/summary.json ) ]]; then
     # A cut or crashed run's report from its log as it is (what it reached).
-    timeout 60 "$build_dir/recurlab_analyze" "$run_dir" > "$logs/$name.analyze.log" 2>&1 ||
+    analyze "$run_dir" "$logs/$name.analyze.log" ||
       note="recurlab_analyze on the cut run failed (logs/$name.analyze.log)"
   fi
   [[ $run_status == ok ]] || failed=1
@@ -502,7 +514,7 @@ for item in "${plan[@]}"; do
       "${run_dir:+runs/$name}" "logs/$name.log" "$note"
   say "$name: $run_status in ${run_wall}s${note:+ ($note)}"
   if [[ $run_status != ok ]]; then tail -n 5 "$log" | sed 's/^/    /'; fi
-  repack
+  ((runs_left > 0)) && repack  # after the last run, the final re-pack below
 done
 
 [[ $speed_bf16 == pending ]] &&
