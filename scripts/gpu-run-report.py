@@ -568,7 +568,8 @@ def main():
     described = {
         "report.md": "this report",
         "summary.json": "the same for scripts",
-        "logs.tar.gz": "logs/: every run's output, build.log, nvidia-smi.txt, nvidia-smi-monitor.csv, gpu-run.log",
+        "logs.tar.gz": "logs/: every run's output, build.log, gpu-run.log (this script's output), "
+                       "nvidia-smi.txt and nvidia-smi-monitor.csv where there is a GPU",
         "runs.tar.gz": "runs/<stage>-<precision>/: log.h5, report.md, summary.json, figures, tables "
                        "(no checkpoints/, no models/)",
         "checkpoints.tar": "the checkpoints of the unfinished runs: %s" % ", ".join(ckpt_units),

@@ -161,9 +161,15 @@ bounded() {
   local limit=$1 log=$2; shift 2
   local t0=$SECONDS
   run_rc=0 run_signal=
-  timeout --kill-after=5 "$limit" "$@" >> "$log" 2>&1 < /dev/null &
+  # Line-buffered output (stdbuf): a run killed by a signal leaves its last lines in LOG.
+  local wrap=()
+  command -v stdbuf > /dev/null && wrap=(stdbuf -oL -eL)
+  timeout --kill-after=5 "$limit" "${wrap[@]}" "$@" >> "$log" 2>&1 < /dev/null &
   child=$!
   wait "$child" || run_rc=$?
+  # timeout leads a process group of its own: whatever of the run is left (a driver whose
+  # timeout died, its workers, its recurlab_analyze) goes with it.
+  kill -KILL -- -"$child" 2>/dev/null
   child=
   run_wall=$((SECONDS - t0))
   if ((run_rc == 0)); then
@@ -186,6 +192,7 @@ on_signal() {
   if [[ -n $child ]]; then
     kill -TERM "$child" 2>/dev/null
     wait "$child" 2>/dev/null
+    kill -KILL -- -"$child" 2>/dev/null
   fi
   if [[ -f $work/current.tsv ]]; then
     local f
