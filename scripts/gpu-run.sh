@@ -506,9 +506,10 @@ for item in "${plan[@]}"; do
     skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
     failed_tests=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
     note="${passed:-0} passed, ${skipped:-0} skipped, ${failed_tests:-0} failed"
-    if [[ $run_status == ok ]] && { ((${skipped:-0} > 0)) || ((${passed:-0} == 0)); }; then
-      run_status="failed (${skipped:-0} skipped)"
-      ((${passed:-0} == 0)) && run_status="failed (none ran)"
+    if [[ $run_status == ok ]]; then
+      if ((${skipped:-0} > 0)); then run_status="failed (${skipped} skipped)"
+      elif ((${passed:-0} == 0)); then run_status="failed (none ran)"
+      fi
     fi
   elif [[ -n $run_dir && -d $run_dir && ( $run_status != ok || ! -f $run_dir/summary.json ) ]]; then
     # A cut or crashed run's report from its log as it is (what it reached).
