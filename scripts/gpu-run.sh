@@ -105,6 +105,7 @@ rm -f "$work/current.tsv"
 ulimit -c 0  # a crashing run leaves no core file in the tree
 cd "$root" || exit 2
 exec > >(tee -a "$logs/gpu-run.log") 2>&1
+exec 3>&1  # the script's own output, also where the build's output goes to its log
 
 # ---- time: one deadline, counted from the start (bash's SECONDS) -------------------------------
 # Kept back for the last re-pack and the printed report.
@@ -188,7 +189,7 @@ bounded() {
 # shellcheck disable=SC2317  # called by the traps below
 on_signal() {
   local sig=$1
-  say "received SIG$sig: stopping the current run and re-packing"
+  say "received SIG$sig: stopping the current run and re-packing" >&3
   if [[ -n $child ]]; then
     kill -TERM "$child" 2>/dev/null
     wait "$child" 2>/dev/null
@@ -273,7 +274,7 @@ want speed && targets+=(recurlab_speed)
 # Returns 1 when it cannot import torch. Its warnings go to logs/torch.log.
 torch_info() {
   local info
-  info=$("$python" - 2>> "$logs/torch.log" <<'EOF'
+  info=$(timeout 120 "$python" - 2>> "$logs/torch.log" <<'EOF'
 import os
 import torch
 print("torch_root=" + os.path.dirname(torch.__file__))
@@ -295,7 +296,10 @@ if [[ -n $build ]]; then
   blog=$logs/build.log
   : > "$blog"
   t0=$SECONDS
-  build_status=ok build_note=
+  build_note=''
+  # Marked as running, so that a stop during the build shows in the report.
+  current build - running "$SECONDS" "" "${targets[*]}" "" logs/build.log
+  # shellcheck disable=SC2094  # bounded appends its command's output to the same log
   {
     # The PyTorch wheel's LibTorch: CMAKE_PREFIX_PATH gets the torch package's root (the folder
     # holding lib/ and share/), so TorchConfig finds its libraries there and not a system
@@ -355,12 +359,11 @@ if [[ -n $build ]]; then
       ((limit > 20)) || limit=20
       echo "+ cmake -S . -B $build_dir ${generator[*]} -DRECURLAB_PCH=ON -DCMAKE_PREFIX_PATH=$prefix_path ${cmake_extra[*]} ${cuda_args[*]}"
       # Built from nothing: precompiled LibTorch headers halve each file's compile time.
-      timeout "$limit" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      bounded "$limit" "$blog" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
         -DRECURLAB_PCH=ON \
         ${prefix_path:+-DCMAKE_PREFIX_PATH="$prefix_path"} "${cmake_extra[@]}" "${cuda_args[@]}"
-      rc=$?
-      if ((rc != 0)); then
-        build_note="configure failed (rc $rc)"
+      if [[ $run_status != ok ]]; then
+        build_note="configure $run_status"
       elif [[ $device == cuda ]] && ! grep -q '^RECURLAB_CUDA_ENABLED:INTERNAL=ON' "$build_dir/CMakeCache.txt"; then
         build_note="CMake did not enable the CUDA kernels"
       fi
@@ -378,17 +381,15 @@ if [[ -n $build ]]; then
       limit=$(($(left) - 30))
       ((limit > 10)) || limit=10
       echo "+ cmake --build $build_dir -j ${JOBS:-$(nproc)} --target ${targets[*]}  (limit ${limit}s)"
-      timeout "$limit" cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target "${targets[@]}" "${keep_going[@]}"
-      rc=$?
-      ((rc == 124)) && build_note="cut at deadline"
-      ((rc != 0 && rc != 124)) && build_note="failed rc $rc"
+      bounded "$limit" "$blog" cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" \
+        --target "${targets[@]}" "${keep_going[@]}"
+      [[ $run_status == ok ]] || build_note=$run_status
     fi
   } >> "$blog" 2>&1
-  if [[ -n $build_note ]]; then
-    case $build_note in "cut at deadline") build_status=$build_note ;; *) build_status="failed" ;; esac
-  fi
-  row build - "$build_status" "" "" $((SECONDS - t0)) "" "${targets[*]}" "" logs/build.log "$build_note"
-  say "build: $build_status${build_note:+ ($build_note)} in $((SECONDS - t0))s (logs/build.log)"
+  rm -f "$work/current.tsv"
+  build_status=${build_note:-ok}
+  row build - "$build_status" "" "" $((SECONDS - t0)) "" "${targets[*]}" "" logs/build.log ""
+  say "build: $build_status in $((SECONDS - t0))s (logs/build.log)"
   [[ $build_status == ok ]] || tail -n 15 "$blog"
 else
   row build - "skipped (--no-build)" "" "" 0 "" "" "" "" "binaries of $build_dir"
@@ -488,8 +489,10 @@ for item in "${plan[@]}"; do
   esac
   cap_text=$(IFS=' '; echo "${caps[*]}")
   if [[ ! -x ${cmd[0]} ]]; then
-    row "$stage" "$prec" "not built" "" "" 0 "$limit" "$cap_text" "" "" "no ${cmd[0]}"
-    say "$name: not built (no ${cmd[0]})"
+    missing=${cmd[0]}
+    [[ $stage == cuda-tests ]] && missing="$build_dir/recurlab_cuda_tests or recurlab_tests"
+    row "$stage" "$prec" "not built" "" "" 0 "$limit" "$cap_text" "" "" "no $missing"
+    say "$name: not built (no $missing)"
     failed=1
     repack
     continue
