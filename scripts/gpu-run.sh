@@ -10,6 +10,7 @@
 #   --out DIR            where the (at most 8) result files go; nothing else is written there
 #   --deadline SECONDS   wall-clock budget for everything, counted from this script's start
 #   --data DIR           the data folder (classification/, ptb/, multi30k/, squad/; default data)
+#                        (relative paths are taken from where the command runs)
 #   --deps PATH          the Debian packages of scripts/collect-gpu-deps.sh (a folder or an
 #                        archive), unpacked into a private prefix (scripts/unpack-gpu-deps.sh)
 #   --build-dir DIR      the CMake build folder (default build-gpu)
@@ -32,6 +33,9 @@
 #   JOBS (default nproc), RECURLAB_DEPS_PREFIX (default /tmp/recurlab-deps)
 # Exit status: 0 when every stage finished, 1 otherwise (2: bad options). docs/gpu.md.
 set -uo pipefail
+# The whole script is one block, read before it runs: editing the file meanwhile cannot change
+# a run in progress.
+{
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
@@ -90,14 +94,18 @@ python=${PYTHON:-python3}
 command -v "$python" > /dev/null || die "no $python (the report is written by scripts/gpu-run-report.py)"
 command -v timeout > /dev/null || die "needs coreutils' timeout"
 
-mkdir -p "$out" || die "cannot create --out $out"
-out=$(cd "$out" && pwd)
-work=${work:-/tmp/recurlab-gpu-run/$(date -u +%Y%m%d-%H%M%S)}
-mkdir -p "$work/logs" "$work/runs" || die "cannot create the work folder $work"
-work=$(cd "$work" && pwd)
+out=$(realpath -m "$out")
+work=$(realpath -m "${work:-/tmp/recurlab-gpu-run/$(date -u +%Y%m%d-%H%M%S)}")
 case $work/ in "$out"/*) die "--work must not be inside --out (only 8 files come back)" ;; esac
-[[ $data == /* ]] || data=$root/$data
-[[ $build_dir == /* ]] || build_dir=$root/$build_dir
+mkdir -p "$out" || die "cannot create --out $out"
+mkdir -p "$work/logs" "$work/runs" || die "cannot create the work folder $work"
+# Paths given are relative to where the command runs; the defaults to the source tree.
+[[ $data == data ]] && [[ ! -e data ]] && data=$root/data
+[[ $build_dir == build-gpu ]] && build_dir=$root/build-gpu
+data=$(realpath -m "$data")
+build_dir=$(realpath -m "$build_dir")
+[[ -z $deps ]] || deps=$(realpath -m "$deps")
+[[ -z $resume ]] || resume=$(realpath -m "$resume")
 logs=$work/logs
 rows=$work/rows.tsv
 : > "$rows"
@@ -226,6 +234,10 @@ weight() {
 
 say "recurlab gpu-run: device $device, deadline ${deadline}s, stages ${wanted[*]}, precisions ${precs[*]}"
 say "work folder $work, results in $out"
+others=$(find "$out" -mindepth 1 -maxdepth 1 ! -name report.md ! -name summary.json \
+           ! -name logs.tar.gz ! -name runs.tar.gz ! -name checkpoints.tar ! -name 'figure[12].png' \
+           ! -name '.*.tmp' | head -n 3)
+[[ -z $others ]] || say "note: --out already holds other files (they count against the 8): ${others//$'\n'/ }"
 repack
 
 # ---- the machine ------------------------------------------------------------------------------
@@ -543,3 +555,4 @@ ls -l "$out"
 echo
 cat "$out/report.md"
 exit $((failed ? 1 : 0))
+}
