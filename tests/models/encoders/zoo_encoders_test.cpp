@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "common/runtime/torch_build.h"
 #include "models/registry.h"
 
 namespace recurlab::models {
@@ -95,8 +97,11 @@ TEST(ZooEncoders, EncodersAreDeterministicInEval) {
 }
 
 // A padded batch runs the unidirectional LSTM on packed steps (so each row's state stops at its
-// last real step); its features at the real steps are bit for bit those of the plain run, so
-// classifiers built on it give the same numbers as before the state was carried.
+// last real step). With Debian's LibTorch 1.13 its features at the real steps are bit for bit
+// those of the plain run, so classifiers built on it give the same numbers as before the state
+// was carried. PyTorch 2.x's LibTorch (MKL) blocks the packed run's smaller GEMMs differently:
+// there each feature (|h| < 1) is within a few roundings of the plain one, 64 unit roundoffs
+// (2^-24) bounding the 2 layers' sums of IN + H products over L steps at these sizes.
 TEST(ZooEncoders, PackedLstmFeaturesEqualThePlainRunAtRealSteps) {
   torch::manual_seed(2);
   auto enc = makeEncoder("lstm", {{"layers", 2}, {"hidden", H}}, IN);
@@ -108,8 +113,11 @@ TEST(ZooEncoders, PackedLstmFeaturesEqualThePlainRunAtRealSteps) {
   pad.slice(0, 5, L).select(1, 2).fill_(true);
   const torch::Tensor packed = enc->encode(x, pad);
   const torch::Tensor plain = enc->encode(x, {}).masked_fill(pad.unsqueeze(2), 0.0);
-  EXPECT_TRUE(torch::equal(packed, plain))
-      << "max |difference| " << (packed - plain).abs().max().item<double>();
+  const double max_difference = (packed - plain).abs().max().item<double>();
+  if (torchVersion().rfind("1.", 0) == 0)
+    EXPECT_TRUE(torch::equal(packed, plain)) << "max |difference| " << max_difference;
+  else
+    EXPECT_LE(max_difference, 64 * std::ldexp(1.0, -24));
 }
 
 }  // namespace
