@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/linear_recurrence.h"
 #include "kernels/ngram_recurrence.h"
 #include "kernels/qrnn_pooling.h"
 #include "kernels/rational_recurrence.h"
 #include "kernels/sru_recurrence.h"
+#include "kernels/cuda/linear_recurrence_launch.h"
 #include "kernels/cuda/ngram_recurrence_launch.h"
 #include "kernels/cuda/qrnn_pooling_launch.h"
 #include "kernels/cuda/rational_recurrence_launch.h"
@@ -310,6 +312,63 @@ TEST(EmulatedCudaKernelsTest, NgramRecurrenceMatchesCpuKernel) {
         kc::launchNgramRecurrenceBackward(ba, nullptr);
         expectMatch(gu, gwant.grad_u, dtype, label + " grad u");
         expectMatch(gc0, gwant.grad_c0, dtype, label + " grad c0");
+      }
+    }
+  }
+}
+
+// Both paths of the CUDA linear recurrence (the sequential walk, the chunked scan with chunks of
+// 1, 4 and more than L steps) against the CPU kernel's sequential walk.
+TEST(EmulatedCudaKernelsTest, LinearRecurrenceMatchesCpuKernelOnBothPaths) {
+  uint64_t seed = 50;
+  for (bool bidir : {false, true}) {
+    for (int flags = 0; flags < 4; ++flags) {
+      for (int64_t chunk : {int64_t{0}, int64_t{1}, int64_t{4}, int64_t{20}}) {
+        for (torch::Dtype dtype : kDtypes) {
+          torch::manual_seed(seed++);
+          const int64_t L = 11, B = 3, d = 37;
+          const LinearRecurrenceOptions opt{d, bidir, kSequentialWalk};
+          const int64_t out = opt.outputSize();
+          const torch::Dtype ref = referenceOf(dtype);
+          const Tensor a = torch::sigmoid(torch::randn({L, B, out}) + 1).to(dtype);
+          const Tensor b = torch::randn({L, B, out}).to(dtype);
+          const Tensor h0 = flags & 1 ? torch::randn({B, out}).to(dtype) : Tensor();
+          const Tensor pad = flags & 2 ? recurlab::testing::randomPadMask(L, B) : Tensor();
+          const Tensor gh = torch::randn({L, B, out}).to(dtype);
+          const Tensor glh = torch::randn({B, out}).to(dtype);
+          const std::string label = std::string("linear recurrence") + (bidir ? " bidir" : "") +
+                                    " flags " + std::to_string(flags) + " chunk " +
+                                    std::to_string(chunk) + " " + c10::toString(dtype);
+
+          const auto want = linearRecurrenceForward(as(a, ref), as(b, ref), as(h0, ref), pad, opt);
+          kc::LinearRecurrenceCudaForwardArgs fa;
+          fa.geometry = {L, B, d, bidir, chunk};
+          fa.scalar = scalarOf(dtype);
+          const Tensor h = torch::empty({L, B, out}, dtype), last_h = torch::empty({B, out}, dtype);
+          const Tensor workspace =
+              torch::full({fa.geometry.workspaceElements()}, NAN, accumulatorOf(dtype));
+          fa.a = ptr(a), fa.b = ptr(b), fa.h0 = ptr(h0), fa.mask_pad = bytes(pad);
+          fa.h = h.data_ptr(), fa.last_h = last_h.data_ptr(), fa.workspace = workspace.data_ptr();
+          kc::launchLinearRecurrenceForward(fa, nullptr);
+          expectMatch(h, want.h, dtype, label + " h");
+          expectMatch(last_h, want.last_h, dtype, label + " last_h");
+
+          const auto gwant = linearRecurrenceBackward(as(gh, ref), as(glh, ref), as(a, ref),
+                                                      as(h0, ref), want.h, pad, opt);
+          kc::LinearRecurrenceCudaBackwardArgs ba;
+          ba.geometry = fa.geometry;
+          ba.scalar = fa.scalar;
+          ba.a = fa.a, ba.h0 = fa.h0, ba.mask_pad = fa.mask_pad;
+          ba.h = h.data_ptr(), ba.grad_h = ptr(gh), ba.grad_last_h = ptr(glh);
+          const Tensor ga = torch::full_like(a, 7.0), gb = torch::full_like(a, 7.0);
+          const Tensor gh0 = torch::empty({B, out}, dtype);
+          ba.grad_a = ga.data_ptr(), ba.grad_b = gb.data_ptr(), ba.grad_h0 = gh0.data_ptr();
+          ba.workspace = workspace.data_ptr();
+          kc::launchLinearRecurrenceBackward(ba, nullptr);
+          expectMatch(ga, gwant.grad_a, dtype, label + " grad a");
+          expectMatch(gb, gwant.grad_b, dtype, label + " grad b");
+          expectMatch(gh0, gwant.grad_h0, dtype, label + " grad h0");
+        }
       }
     }
   }
