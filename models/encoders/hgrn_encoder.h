@@ -1,5 +1,5 @@
 #pragma once
-// A stack of HGRN layers (Qin, Yang & Zhong 2023, §3.2) sharing one parameter: the logits Γ
+// A stack of HGRN layers (Qin, Yang & Zhong 2023, §3) sharing one parameter: the logits Γ
 // (layers, d) of the forget gates' lower bounds. Layer k's bound is the cumulative softmax of
 // Γ over the layers below it, γ^k = Σ_{j<k} softmax(Γ, over layers)_j: 0 for the first layer,
 // rising with depth and below 1 at the top, so lower layers may forget quickly and upper ones

@@ -39,7 +39,7 @@ std::shared_ptr<SequenceEncoder> stackOf(int64_t input_size, const RecurrentStac
 void addLinearRecurrenceEncoders(const EncoderSink& add) {
   add("min_gru",
       "minGRU stack (Feng et al. 2024), gates from the input alone; keys: layers, hidden, "
-      "bidirectional, log_space (App. B's positive form), dropout, rnn_dropout",
+      "bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'min_gru'");
         const RecurrentStackOptions s = stackOptions(j);
@@ -52,7 +52,7 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       });
   add("min_lstm",
       "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; keys: layers, "
-      "hidden, bidirectional, log_space (App. B's positive form), dropout, rnn_dropout",
+      "hidden, bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'min_lstm'");
         const RecurrentStackOptions s = stackOptions(j);

@@ -1,9 +1,9 @@
 #pragma once
-// One minGRU layer (Feng et al. 2024, "Were RNNs All We Needed?", §3.2): the GRU with its
+// One minGRU layer (Feng et al. 2024, "Were RNNs All We Needed?", §3): the GRU with its
 // gates and candidate computed from the input alone, so the recurrence is linear in h:
 //   z_t = σ(Linear_z(x_t)),  h̃_t = Linear_h(x_t),  h_t = (1 - z_t) ⊙ h_{t-1} + z_t ⊙ h̃_t
 // run by kernels/linear_recurrence.h with a_t = 1 - z_t = σ(-k_t), b_t = z_t ⊙ h̃_t. With
-// log_space, App. B's form: h̃_t = g(Linear_h(x_t)) (min_rnn_log_space.h), a_t = exp(-softplus(k_t)),
+// log_space, the appendix's log-space form: h̃_t = g(Linear_h(x_t)) (min_rnn_log_space.h), a_t = exp(-softplus(k_t)),
 // b_t = exp(-softplus(-k_t) + log g(·)). Bidirectional: a second set of units walks time
 // backwards; the output concatenates both. State: [last h (B, dirs·d)].
 //   weight (input, 2·out) = [k | h̃] column blocks, each [forward units | backward units]

@@ -1,6 +1,6 @@
 #pragma once
 // The log-space form of minGRU and minLSTM (Feng et al. 2024, "Were RNNs All We Needed?",
-// App. B): candidates pass through g(x) = x + 1/2 for x >= 0, σ(x) below, which keeps every
+// appendix): candidates pass through g(x) = x + 1/2 for x >= 0, σ(x) below, which keeps every
 // value of the recurrence positive, and the coefficients are built as exponentials of
 // log-sigmoids. The paper runs the scan itself in log space (a cumulative sum and a
 // log-cumulative-sum-exp) so that its parallel prefix never forms a product of many gates;

@@ -1,7 +1,7 @@
 // The encoders run by the linear recurrence op (min_gru, min_lstm, sru_linear, rg_lru, hgrn)
 // against naive implementations of their papers' equations in double: a loop over time with
 // the recurrence written as the paper writes it (the log-space forms of minGRU and minLSTM as
-// Feng et al. 2024, App. B, compute it: a cumulative sum and a log-cumulative-sum-exp), on the
+// Feng et al. 2024, appendix, compute it: a cumulative sum and a log-cumulative-sum-exp), on the
 // encoder's own parameters. Features, final states and the gradients of the input, the initial
 // states and every parameter agree to 1e-10.
 #include <gtest/gtest.h>
@@ -43,7 +43,7 @@ Tensor block(const Tensor& u, int64_t q, int64_t out, int64_t dir, int64_t d) {
   return u.slice(2, q * out + dir * d, q * out + (dir + 1) * d);
 }
 
-// Feng et al. 2024, App. B: h_t = exp(a*_t + logcumsumexp(log v - a*)_t), a* the cumulative
+// Feng et al. 2024, appendix: h_t = exp(a*_t + logcumsumexp(log v - a*)_t), a* the cumulative
 // sum of the log coefficients with a* = 0 before the first step and v = [h0, values].
 Tensor heinsenScan(const Tensor& log_coeffs, const Tensor& log_values_with_h0) {
   const Tensor a_star = F::pad(torch::cumsum(log_coeffs, 0), F::PadFuncOptions({0, 0, 0, 0, 1, 0}));
@@ -55,7 +55,7 @@ Tensor logG(const Tensor& x) {
   return torch::where(x >= 0, torch::log(torch::relu(x) + 0.5), torch::log(torch::sigmoid(x)));
 }
 
-// minGRU (§3.2) or, log_space, its App. B form.
+// minGRU (§3) or, log_space, its log-space form.
 LayerResult minGruReference(const MinGruLayerImpl& layer, const Tensor& x, const Tensor& h0) {
   const auto& o = layer.options();
   const int64_t d = o.hidden_size, out = o.outputSize();
@@ -86,7 +86,7 @@ LayerResult minGruReference(const MinGruLayerImpl& layer, const Tensor& x, const
   return {torch::cat(outputs, 2), torch::cat(lasts, 1)};
 }
 
-// minLSTM (§3.1) or, log_space, its App. B form.
+// minLSTM (§3) or, log_space, its log-space form.
 LayerResult minLstmReference(const MinLstmLayerImpl& layer, const Tensor& x, const Tensor& h0) {
   const auto& o = layer.options();
   const int64_t d = o.hidden_size, out = o.outputSize();
