@@ -564,7 +564,8 @@ def main():
     if bad:
         lines += ["## Last lines of the logs of the runs that did not finish", ""]
         for r in bad:
-            n = 10 if r["status"] == "cut at deadline" else 25
+            # A fatal signal's stack (common/runtime/crash_report.h) is some 20-30 lines.
+            n = 10 if r["status"] == "cut at deadline" else 40 if r["status"].startswith("signal") else 25
             lines += ["### %s %s: %s%s" % (r["stage"], r["precision"], r["status"],
                                            " (%s)" % r["note"] if r["note"] else ""), "",
                       "`%s`, last %d lines:" % (r["log"], n), "", "```"]
