@@ -121,17 +121,24 @@ def classification_rates(log_path):
 
 # The Trainer's progress line inside an epoch (every 30 s when standard error is not a
 # terminal): "epoch 1 [#####---------------] 8/27 142 target tokens/s ETA 1m21s".
-PROGRESS_LINE = re.compile(r"epoch (\d+) \[[#-]*\] (\d+)/(\d+) ([0-9.]+) (.+?)/s\b")
+# The rate is printed with a k or M suffix from 1,000 on ("3.6k characters/s").
+PROGRESS_LINE = re.compile(r"epoch (\d+) \[[#-]*\] (\d+)/(\d+) ([0-9.]+)([kM]?) (.+?)/s\b")
+# The end of an epoch ("[7/21] SUBJ cnn fold 0 seed 0 epoch 1/1 loss ...") or of a unit
+# ("SUBJ cnn fold 0 seed 0: finished (max_epochs), ..."): a progress line before it is history.
+EPOCH_END = re.compile(r"^\[\d+/\d+\] .*\bepoch \d+/\d+ |: finished\b")
 
 
 def last_progress(log_path):
-    """The last progress line of a log: what a run that did not finish was doing."""
+    """The progress line of the epoch a run that did not finish was in, if it printed one."""
     found = None
     for line in tail(log_path, 400):
         m = PROGRESS_LINE.search(line)
         if m:
+            scale = {"": 1, "k": 1e3, "M": 1e6}[m.group(5)]
             found = {"epoch": int(m.group(1)), "batch": int(m.group(2)), "batches": int(m.group(3)),
-                     "rate": float(m.group(4)), "rate_unit": m.group(5) + "/s"}
+                     "rate": float(m.group(4)) * scale, "rate_unit": m.group(6) + "/s"}
+        elif EPOCH_END.search(line.strip()):
+            found = None
     return found
 
 
@@ -257,7 +264,7 @@ def units_text(row):
     text = "" if f is None else "%s finished" % f + (", %s unfinished" % r if r else "")
     p = row.get("reached")
     if p:
-        text += "%sreached epoch %d, batch %d of %d" % ("; " if text else "", p["epoch"], p["batch"], p["batches"])
+        text += "%sthen in epoch %d, batch %d of %d" % ("; " if text else "", p["epoch"], p["batch"], p["batches"])
     return text
 
 
@@ -286,7 +293,7 @@ def throughput_text(row):
     text = per_model(row, "throughput", lambda m: "%s %s" % (num(m["throughput"]), m["throughput_unit"]))
     p = row.get("reached")
     if p:
-        in_progress = "%s %s in its last progress line" % (num(p["rate"]), p["rate_unit"])
+        in_progress = "%s %s in the epoch it was cut in" % (num(p["rate"]), p["rate_unit"])
         text = in_progress if text == "—" else text + " · " + in_progress
     return text
 
@@ -505,8 +512,8 @@ def main():
                         "s/epoch (per model)", "throughput"], main_rows))
     lines += ["",
               "Status: ok; failed rc N (the exit status); signal SIGxxx (killed by it); cut at deadline "
-              "(stopped by its time limit: its numbers are what it reached, read from its log, and its "
-              "last progress line: the epoch and batch it was in, its rate); not run "
+              "(stopped by its time limit: its numbers are what it reached, read from its log, and, from "
+              "its output, the epoch and batch it was cut in and its rate there); not run "
               "(no time left). Each run's limit is its share of the time left (the stages weigh "
               "cuda-tests 1, classification 2, lm 2, mt 3, qa 2, speed 1 per precision; time a run leaves "
               "unused goes to the later ones). Caps: config keys set for the slot (the quick defaults are "
@@ -557,7 +564,8 @@ def main():
     if bad:
         lines += ["## Last lines of the logs of the runs that did not finish", ""]
         for r in bad:
-            n = 10 if r["status"] == "cut at deadline" else 25
+            # A fatal signal's stack (common/runtime/crash_report.h) is some 20-30 lines.
+            n = 10 if r["status"] == "cut at deadline" else 40 if r["status"].startswith("signal") else 25
             lines += ["### %s %s: %s%s" % (r["stage"], r["precision"], r["status"],
                                            " (%s)" % r["note"] if r["note"] else ""), "",
                       "`%s`, last %d lines:" % (r["log"], n), "", "```"]
