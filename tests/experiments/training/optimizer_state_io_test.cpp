@@ -52,6 +52,21 @@ void step(torch::optim::Optimizer& opt, Params& p, int k) {
   opt.step();
 }
 
+// Fresh parameters holding a's values (their own tensors, no optimizer state).
+Params sameValuesAs(const Params& a) {
+  Params b;
+  torch::NoGradGuard no_grad;
+  b.w.copy_(a.w);
+  b.b.copy_(a.b);
+  return b;
+}
+
+void loadOptimizerStateFrom(const std::string& file, torch::optim::Optimizer& optimizer) {
+  torch::serialize::InputArchive archive;
+  archive.load_from(file);
+  loadOptimizerState(optimizer, archive);
+}
+
 class OptimizerStateIo : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OptimizerStateIo, StateAndLearningRateComeBackSoTheNextStepIsBitIdentical) {
@@ -66,16 +81,9 @@ TEST_P(OptimizerStateIo, StateAndLearningRateComeBackSoTheNextStepIsBitIdentical
     saveOptimizerState(*opt_a, archive);
     archive.save_to(file);
   }
-  Params b;
-  {
-    torch::NoGradGuard no_grad;
-    b.w.copy_(a.w);
-    b.b.copy_(a.b);
-  }
+  Params b = sameValuesAs(a);
   auto opt_b = makeOptimizer(GetParam(), b.all());
-  torch::serialize::InputArchive archive;
-  archive.load_from(file);
-  loadOptimizerState(*opt_b, archive);
+  loadOptimizerStateFrom(file, *opt_b);
   EXPECT_EQ(opt_b->param_groups()[0].options().get_lr(), 0.003);
   EXPECT_EQ(opt_b->state().size(), 2u) << "the untouched parameter has no state";
   step(*opt_a, a, 3);
@@ -96,16 +104,9 @@ TEST_P(OptimizerStateIo, ReadsTorchsOwnLayoutOfTheSameLibTorch) {
     opt_a->save(archive);
     archive.save_to(file);
   }
-  Params b;
-  {
-    torch::NoGradGuard no_grad;
-    b.w.copy_(a.w);
-    b.b.copy_(a.b);
-  }
+  Params b = sameValuesAs(a);
   auto opt_b = makeOptimizer(GetParam(), b.all());
-  torch::serialize::InputArchive archive;
-  archive.load_from(file);
-  loadOptimizerState(*opt_b, archive);
+  loadOptimizerStateFrom(file, *opt_b);
   step(*opt_a, a, 2);
   step(*opt_b, b, 2);
   EXPECT_TRUE(torch::equal(a.w, b.w)) << GetParam();
