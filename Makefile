@@ -27,8 +27,8 @@ test: build
 # The same suite against the second LibTorch recurlab supports: the one inside PyPI's torch at
 # the GPU machines' version (scripts/install-torch2.sh holds the pin), with the CUDA kernels and
 # their glue compiled by nvcc for TORCH_CUDA_ARCH_LIST (they run on a GPU only; here their tests
-# skip), built in $(TORCH2_BUILD) and run on the CPU. This tree is mostly built from nothing, so
-# it precompiles the LibTorch headers (RECURLAB_PCH, CMakeLists.txt).
+# skip), built in $(TORCH2_BUILD) and run on the CPU, with the LibTorch headers precompiled
+# (RECURLAB_PCH, CMakeLists.txt).
 TORCH2_BUILD ?= build-torch2
 TORCH_CUDA_ARCH_LIST ?= 9.0
 test-torch2: deps
