@@ -1,5 +1,6 @@
 #include "common/runtime/torch_build.h"
 
+#include <ATen/Context.h>
 #include <ATen/Version.h>
 #include <ATen/autocast_mode.h>
 #include <c10/util/string_utils.h>
@@ -38,6 +39,30 @@ void setAutocastDtype(c10::DeviceType device, c10::ScalarType dtype) {
 
 OptimizerStateKey optimizerStateKey(c10::TensorImpl* parameter) { return parameter; }
 
+namespace {
+constexpr at::Float32Op kTf32Ops[3] = {at::Float32Op::MATMUL, at::Float32Op::CONV, at::Float32Op::RNN};
+}
+
+CudaTf32Scope::CudaTf32Scope(bool allowed) {
+  auto& context = at::globalContext();
+  for (int i = 0; i < 3; ++i) {
+    saved_[i] = static_cast<int>(context.float32Precision(at::Float32Backend::CUDA, kTf32Ops[i]));
+    context.setFloat32Precision(at::Float32Backend::CUDA, kTf32Ops[i],
+                                allowed ? at::Float32Precision::TF32 : at::Float32Precision::IEEE);
+  }
+}
+
+CudaTf32Scope::~CudaTf32Scope() {
+  for (int i = 0; i < 3; ++i)
+    at::globalContext().setFloat32Precision(at::Float32Backend::CUDA, kTf32Ops[i],
+                                            static_cast<at::Float32Precision>(saved_[i]));
+}
+
+bool cudaMatmulTf32Allowed() {
+  return at::globalContext().float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL) ==
+         at::Float32Precision::TF32;
+}
+
 #else
 
 bool autocastEnabled(c10::DeviceType device) {
@@ -67,6 +92,21 @@ void setAutocastDtype(c10::DeviceType device, c10::ScalarType dtype) {
 OptimizerStateKey optimizerStateKey(c10::TensorImpl* parameter) {
   return c10::guts::to_string(parameter);
 }
+
+CudaTf32Scope::CudaTf32Scope(bool allowed) : saved_{0, 0, 0} {
+  auto& context = at::globalContext();
+  saved_[0] = context.allowTF32CuBLAS();
+  saved_[1] = context.allowTF32CuDNN();  // convolutions and RNNs
+  context.setAllowTF32CuBLAS(allowed);
+  context.setAllowTF32CuDNN(allowed);
+}
+
+CudaTf32Scope::~CudaTf32Scope() {
+  at::globalContext().setAllowTF32CuBLAS(saved_[0] != 0);
+  at::globalContext().setAllowTF32CuDNN(saved_[1] != 0);
+}
+
+bool cudaMatmulTf32Allowed() { return at::globalContext().allowTF32CuBLAS(); }
 
 #endif
 

@@ -34,6 +34,22 @@ void setAutocastEnabled(c10::DeviceType device, bool enabled);
 c10::ScalarType autocastDtype(c10::DeviceType device);
 void setAutocastDtype(c10::DeviceType device, c10::ScalarType dtype);
 
+// TF32 tensor-core arithmetic for float32 matmuls, convolutions and RNNs on CUDA, allowed (or
+// not) for the scope and restored after. LibTorch 1.13 has a flag per library (cuBLAS, cuDNN);
+// 2.x a precision per backend and op, and deprecates the flags.
+class CudaTf32Scope {
+ public:
+  explicit CudaTf32Scope(bool allowed);
+  ~CudaTf32Scope();
+  CudaTf32Scope(const CudaTf32Scope&) = delete;
+  CudaTf32Scope& operator=(const CudaTf32Scope&) = delete;
+
+ private:
+  int saved_[3];  // the settings replaced, as the LibTorch stores them
+};
+// Whether CUDA float32 matmuls may use TF32 now.
+bool cudaMatmulTf32Allowed();
+
 // The key of a parameter's entry in torch::optim::Optimizer::state_: the TensorImpl's address
 // as a string in LibTorch 1.x, the address itself in 2.x.
 #if TORCH_VERSION_MAJOR >= 2

@@ -4,6 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
+#include "common/runtime/torch_build.h"
+#include "experiments/training/precision.h"
 #include "kernels/sru_recurrence.h"
 #include "models/registry.h"
 
@@ -82,7 +86,44 @@ class SruKernelStep : public SpeedStep {
   double n_ = 0;
 };
 
+// A step run at a precision: autocast, or TF32 allowed, for the step's forward and backward.
+class PrecisionStep : public SpeedStep {
+ public:
+  PrecisionStep(std::unique_ptr<SpeedStep> step, SpeedPrecision precision, torch::Device device)
+      : step_(std::move(step)), precision_(precision), device_(device) {}
+  void run() override {
+    if (precision_ == SpeedPrecision::Tf32) {
+      CudaTf32Scope tf32(true);
+      step_->run();
+      return;
+    }
+    AutocastScope autocast(
+        precision_ == SpeedPrecision::Bf16 ? Precision::Bf16 : Precision::Fp16, device_);
+    step_->run();
+  }
+  double kernelBytes() const override { return step_->kernelBytes(); }
+
+ private:
+  std::unique_ptr<SpeedStep> step_;
+  SpeedPrecision precision_;
+  torch::Device device_;
+};
+
 }  // namespace
+
+SpeedPrecision parseSpeedPrecision(const std::string& text, const std::string& device) {
+  const bool cpu = device == "cpu";
+  if (text == "fp32") return SpeedPrecision::Fp32;
+  if (text == "bf16") return SpeedPrecision::Bf16;
+  if ((text == "tf32" || text == "fp16") && cpu)
+    throw std::invalid_argument("--precision " + text + ": CUDA only (" +
+                                (text == "tf32" ? "TF32 is a tensor-core format"
+                                                : "LibTorch's CPU autocast has no float16") +
+                                "); on the CPU use fp32 or bf16");
+  if (text == "tf32") return SpeedPrecision::Tf32;
+  if (text == "fp16") return SpeedPrecision::Fp16;
+  throw std::invalid_argument("--precision: expected fp32, tf32, bf16 or fp16, got '" + text + "'");
+}
 
 std::vector<SpeedModelSpec> defaultSpeedModels() {
   return {
@@ -111,20 +152,33 @@ bool speedModelAvailable(const SpeedModelSpec& spec) {
 
 std::unique_ptr<SpeedStep> makeSpeedStep(const SpeedModelSpec& spec, int64_t length,
                                          int64_t hidden, int64_t batch,
-                                         const std::string& device, uint64_t seed) {
+                                         const std::string& device, uint64_t seed,
+                                         SpeedPrecision precision) {
   torch::manual_seed(seed);
   const torch::Device dev(device);
   const auto o = torch::TensorOptions().dtype(torch::kFloat).device(dev);
-  if (spec.encoder == "sru_matmul")
-    return std::make_unique<MatmulFloorStep>(length, hidden, batch, o);
-  if (spec.encoder == "sru_kernel") return std::make_unique<SruKernelStep>(length, hidden, batch, o);
+  const bool reduced = precision == SpeedPrecision::Bf16 || precision == SpeedPrecision::Fp16;
+  if (spec.encoder == "sru_matmul" || spec.encoder == "sru_kernel") {
+    const auto yardstick = reduced ? o.dtype(precision == SpeedPrecision::Bf16 ? torch::kBFloat16
+                                                                               : torch::kHalf)
+                                   : o;
+    std::unique_ptr<SpeedStep> step;
+    if (spec.encoder == "sru_matmul")
+      step = std::make_unique<MatmulFloorStep>(length, hidden, batch, yardstick);
+    else
+      step = std::make_unique<SruKernelStep>(length, hidden, batch, yardstick);
+    if (precision == SpeedPrecision::Fp32) return step;
+    return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
+  }
   nlohmann::json config = nlohmann::json::parse(spec.config_json);
   config["hidden"] = hidden;
   auto encoder = models::makeEncoder(spec.encoder, config, hidden);
   encoder->to(dev);
   encoder->train();
   torch::Tensor x = torch::randn({length, batch, hidden}, o).requires_grad_(true);
-  return std::make_unique<EncoderStep>(std::move(encoder), std::move(x), dev);
+  auto step = std::make_unique<EncoderStep>(std::move(encoder), std::move(x), dev);
+  if (precision == SpeedPrecision::Fp32) return step;
+  return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
 }
 
 }  // namespace recurlab::experiments

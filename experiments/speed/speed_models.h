@@ -31,8 +31,19 @@ class SpeedStep {
 std::vector<SpeedModelSpec> defaultSpeedModels();
 bool speedModelAvailable(const SpeedModelSpec& spec);
 
+// The arithmetic of a timed step (--precision): fp32; tf32 (float32 with TF32 tensor-core
+// matmuls, convolutions and RNNs: CUDA); bf16 and fp16 (autocast over float32 weights and
+// inputs, as the tasks train; fp16 CUDA only). The two SRU yardsticks also take bf16/fp16
+// tensors: the matmul floor at that precision, the kernel's bytes at its element size (on the
+// CPU the op up-casts them to float32, as it does in training).
+enum class SpeedPrecision { Fp32, Tf32, Bf16, Fp16 };
+// "fp32", "tf32", "bf16" or "fp16" for `device` ("cpu" or "cuda..."); anything else, or tf32 or
+// fp16 on the CPU, is an error naming --precision.
+SpeedPrecision parseSpeedPrecision(const std::string& text, const std::string& device);
+
 std::unique_ptr<SpeedStep> makeSpeedStep(const SpeedModelSpec& spec, int64_t length,
                                          int64_t hidden, int64_t batch,
-                                         const std::string& device, uint64_t seed);
+                                         const std::string& device, uint64_t seed,
+                                         SpeedPrecision precision = SpeedPrecision::Fp32);
 
 }  // namespace recurlab::experiments

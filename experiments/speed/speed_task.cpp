@@ -109,6 +109,9 @@ void addSpeedOptions(po::options_description& cli, SpeedOptions& o) {
       ("sweep-repeats", po::value<int>(&o.sweep_repeats)->default_value(5),
        "timed repetitions per sweep point")
       ("warmup", po::value<int>(&o.warmup)->default_value(2), "untimed repetitions first")
+      ("precision", po::value<std::string>(&o.precision)->default_value("fp32"),
+       "fp32, tf32 (float32 with TF32 tensor-core matmuls; CUDA), bf16 or fp16 (autocast over "
+       "float32 weights, as the tasks' --precision; fp16 CUDA only)")
       ("quick", "tiny sizes for a smoke run");
 }
 
@@ -130,6 +133,7 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
                                 ": this LibTorch has no CUDA or no GPU is visible (build "
                                 "against a CUDA LibTorch: scripts/gpu-check.sh)");
   const bool cuda = o.device != "cpu";
+  precision_ = parseSpeedPrecision(o.precision, o.device);
   const bool quick = has("quick");
   std::vector<std::pair<int64_t, int64_t>> sizes;
   if (!o.sizes.empty())
@@ -184,6 +188,8 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
              {"repeats", o.repeats},     {"sweep_repeats", o.sweep_repeats},
              {"warmup", o.warmup},       {"seed", seed_},
              {"dtype", "float32"}};
+  // Only when not fp32: a run folder written before the option existed resumes as it was.
+  if (precision_ != SpeedPrecision::Fp32) config_["precision"] = o.precision;
   nlohmann::json model_list = nlohmann::json::array();
   for (const auto& s : specs_)
     model_list.push_back({{"label", s.label}, {"encoder", s.encoder},
@@ -198,7 +204,7 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
 
 std::string SpeedTask::describe() const {
   return nounCount(specs_.size(), "model") + ", " + nounCount(shapes_.size(), "shape") +
-         " on " + options_.device;
+         " on " + options_.device + ", " + options_.precision;
 }
 
 void SpeedTask::describeRun(Hdf5RunLog& log) const {
@@ -235,7 +241,8 @@ UnitResult SpeedTask::runUnit(const Unit& unit, UnitContext& ctx) {
   for (size_t m = 0; m < specs_.size(); ++m) {
     try {
       steps.push_back(makeSpeedStep(specs_[m], shape.length, shape.hidden, shape.batch,
-                                    options_.device, static_cast<uint64_t>(seed_) + m));
+                                    options_.device, static_cast<uint64_t>(seed_) + m,
+                                    precision_));
     } catch (const std::exception& e) {
       steps.push_back(nullptr);
       std::cout << "recurlab_speed: " << specs_[m].label << " cannot run at this size: "

@@ -19,7 +19,7 @@ namespace recurlab::experiments {
 
 // The driver's own options, as given.
 struct SpeedOptions {
-  std::string device = "cpu", sizes, lengths, batches, models;
+  std::string device = "cpu", sizes, lengths, batches, models, precision = "fp32";
   int repeats = 9, sweep_repeats = 5, warmup = 2;
   int64_t batch = 32, sweep_hidden = 512;
 };
@@ -54,6 +54,7 @@ class SpeedTask : public Task {
   std::vector<Shape> shapes_;
   std::vector<SpeedModelSpec> specs_;
   std::vector<std::string> skipped_;
+  SpeedPrecision precision_ = SpeedPrecision::Fp32;
   nlohmann::json config_;
 };
 
