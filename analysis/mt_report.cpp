@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
-#include "experiments/metrics/bleu_tokenizer.h"
-#include "experiments/metrics/paired_bleu.h"
+#include "metrics/bleu_tokenizer.h"
+#include "metrics/paired_bleu.h"
 
 namespace recurlab::analysis {
 namespace {

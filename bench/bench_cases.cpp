@@ -8,12 +8,12 @@
 #include <random>
 #include <stdexcept>
 
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_task.h"
-#include "experiments/lm/parameter_budget.h"
-#include "experiments/mt/label_smoothed_loss.h"
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/qa_examples.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_task.h"
+#include "tasks/lm/parameter_budget.h"
+#include "tasks/mt/label_smoothed_loss.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/qa_examples.h"
 #include "experiments/training/adamax_optimizer.h"
 #include "models/registry.h"
 #include "models/seq2seq/beam_search.h"

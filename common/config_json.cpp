@@ -1,4 +1,4 @@
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 
 #include <cstdio>
 #include <fstream>

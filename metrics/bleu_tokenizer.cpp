@@ -1,13 +1,13 @@
-#include "experiments/metrics/bleu_tokenizer.h"
+#include "metrics/bleu_tokenizer.h"
 
 #include <stdexcept>
 
-#include "experiments/metrics/moses_nonbreaking_prefixes.h"
-#include "experiments/metrics/moses_tokenizer.h"
-#include "experiments/metrics/tokenizer_13a.h"
-#include "experiments/metrics/tokenizer_intl.h"
-#include "experiments/metrics/tokenizer_zh.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/moses_nonbreaking_prefixes.h"
+#include "metrics/moses_tokenizer.h"
+#include "metrics/tokenizer_13a.h"
+#include "metrics/tokenizer_intl.h"
+#include "metrics/tokenizer_zh.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

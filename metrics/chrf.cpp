@@ -1,10 +1,10 @@
-#include "experiments/metrics/chrf.h"
+#include "metrics/chrf.h"
 
 #include <stdexcept>
 #include <unordered_map>
 
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/corpus_bleu.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

@@ -1,4 +1,4 @@
-#include "experiments/metrics/corpus_bleu.h"
+#include "metrics/corpus_bleu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/metrics/bleu_tokenizer.h"
+#include "metrics/bleu_tokenizer.h"
 
 namespace recurlab::metrics {
 

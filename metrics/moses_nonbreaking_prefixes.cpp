@@ -1,4 +1,4 @@
-#include "experiments/metrics/moses_nonbreaking_prefixes.h"
+#include "metrics/moses_nonbreaking_prefixes.h"
 
 #include <stdexcept>
 #include <unordered_map>

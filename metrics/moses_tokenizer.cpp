@@ -1,4 +1,4 @@
-#include "experiments/metrics/moses_tokenizer.h"
+#include "metrics/moses_tokenizer.h"
 
 #include <unicode/uchar.h>
 
@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "experiments/metrics/moses_nonbreaking_prefixes.h"
-#include "experiments/metrics/text_replace.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/moses_nonbreaking_prefixes.h"
+#include "metrics/text_replace.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

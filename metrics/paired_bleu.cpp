@@ -1,4 +1,4 @@
-#include "experiments/metrics/paired_bleu.h"
+#include "metrics/paired_bleu.h"
 
 namespace recurlab::metrics {
 

@@ -1,11 +1,11 @@
 #pragma once
-// Paired significance tests of BLEU between MT systems (experiments/metrics/paired_significance.h
+// Paired significance tests of BLEU between MT systems (metrics/paired_significance.h
 // on BLEU's sufficient statistics): the first system is the baseline.
 #include <string>
 #include <vector>
 
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/metrics/paired_significance.h"
+#include "metrics/corpus_bleu.h"
+#include "metrics/paired_significance.h"
 
 namespace recurlab::metrics {
 

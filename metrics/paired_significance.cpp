@@ -1,4 +1,4 @@
-#include "experiments/metrics/paired_significance.h"
+#include "metrics/paired_significance.h"
 
 #include <algorithm>
 #include <cmath>

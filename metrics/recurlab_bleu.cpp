@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "experiments/metrics/chrf.h"
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/metrics/paired_bleu.h"
-#include "experiments/metrics/paired_significance.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/chrf.h"
+#include "metrics/corpus_bleu.h"
+#include "metrics/paired_bleu.h"
+#include "metrics/paired_significance.h"
+#include "metrics/unicode_text.h"
 
 namespace po = boost::program_options;
 using namespace recurlab::metrics;

@@ -1,7 +1,7 @@
-#include "experiments/metrics/tokenizer_13a.h"
+#include "metrics/tokenizer_13a.h"
 
-#include "experiments/metrics/text_replace.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/text_replace.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

@@ -1,9 +1,9 @@
-#include "experiments/metrics/tokenizer_intl.h"
+#include "metrics/tokenizer_intl.h"
 
 #include <unicode/uchar.h>
 
-#include "experiments/metrics/text_replace.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/text_replace.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 namespace {

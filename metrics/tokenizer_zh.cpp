@@ -1,9 +1,9 @@
-#include "experiments/metrics/tokenizer_zh.h"
+#include "metrics/tokenizer_zh.h"
 
 #include <utility>
 
-#include "experiments/metrics/tokenizer_13a.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/tokenizer_13a.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::metrics {
 

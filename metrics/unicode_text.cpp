@@ -1,4 +1,4 @@
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/unicode_text.h"
 
 #include <unicode/locid.h>
 #include <unicode/uchar.h>

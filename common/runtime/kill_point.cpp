@@ -1,4 +1,4 @@
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 
 #include <csignal>
 #include <cstdlib>

@@ -41,7 +41,7 @@ struct DriverSpec {
   std::function<void(boost::program_options::options_description&)> extra;
   // Offers --embeddings (config key embeddings): tasks that read word vectors.
   bool embeddings = true;
-  // Offers --device, --precision, --deterministic (experiments/harness/execution_options.h),
+  // Offers --device, --precision, --deterministic (experiments/training/execution_options.h),
   // handed to every unit; off for a driver with its own --device (speed).
   bool execution = true;
   // OpenBLAS's threads in a run (OPENBLAS_NUM_THREADS overrides both; docs/performance.md):

@@ -14,7 +14,7 @@
 #include <variant>
 
 #include "common/log/log_file_check.h"
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 #include "experiments/harness/noun_count.h"
 #include "recurlab_git_commit.h"  // generated at build time
 

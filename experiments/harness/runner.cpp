@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "common/log/log_file_check.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/data_parallel.h"

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/harness/checkpoint_store.h"
-#include "experiments/harness/execution_options.h"
+#include "experiments/training/checkpoint_store.h"
+#include "experiments/training/execution_options.h"
 
 namespace recurlab::experiments {
 

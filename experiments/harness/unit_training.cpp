@@ -1,4 +1,4 @@
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 
 #include <utility>
 

@@ -10,7 +10,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "common/sha256.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 
 namespace torch::nn {
 class Module;

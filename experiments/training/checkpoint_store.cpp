@@ -1,4 +1,4 @@
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 
 namespace recurlab::experiments {
 namespace fs = std::filesystem;

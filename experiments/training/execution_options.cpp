@@ -1,4 +1,4 @@
-#include "experiments/harness/execution_options.h"
+#include "experiments/training/execution_options.h"
 
 #include "common/runtime/compute_device.h"
 #include "experiments/training/precision.h"

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/harness/checkpoint_store.h"
-#include "experiments/harness/execution_options.h"
+#include "experiments/training/checkpoint_store.h"
+#include "experiments/training/execution_options.h"
 #include "experiments/training/loss_scaler.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
@@ -109,7 +109,7 @@ struct TrainerContext {
   // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast
   // (the other ranks wait for it without the collective timeout).
   DataParallelGroup* data_parallel = nullptr;
-  // Device and precision (experiments/harness/execution_options.h): the model is moved to the
+  // Device and precision (experiments/training/execution_options.h): the model is moved to the
   // device, forward and evaluation run under autocast for bf16/fp16, and a checkpoint records
   // the precision (resuming one of another precision is an error), the loss scaler and, on
   // CUDA, every device's RNG state; it loads onto this run's device whatever device wrote it.

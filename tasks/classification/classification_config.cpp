@@ -1,12 +1,12 @@
-#include "experiments/classification/classification_config.h"
+#include "tasks/classification/classification_config.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "common/json_options.h"
-#include "experiments/classification/classification_train_options.h"
-#include "experiments/config/config_json.h"
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_train_options.h"
+#include "common/config_json.h"
+#include "tasks/classification/classification_datasets.h"
 #include "experiments/search/search_space.h"
 #include "models/registry.h"
 

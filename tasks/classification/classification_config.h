@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/data/classification_datasets.h"
-#include "experiments/data/labeled_sentences.h"
+#include "tasks/classification/classification_datasets.h"
+#include "tasks/classification/labeled_sentences.h"
 
 namespace recurlab::experiments {
 

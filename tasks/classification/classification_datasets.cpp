@@ -1,4 +1,4 @@
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_datasets.h"
 
 #include <algorithm>
 #include <cmath>

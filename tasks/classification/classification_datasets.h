@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/data/labeled_sentences.h"
+#include "tasks/classification/labeled_sentences.h"
 
 namespace recurlab::experiments {
 

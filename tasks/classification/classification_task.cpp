@@ -1,4 +1,4 @@
-#include "experiments/classification/classification_task.h"
+#include "tasks/classification/classification_task.h"
 
 #include <torch/torch.h>
 
@@ -7,14 +7,14 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "experiments/classification/classification_train_options.h"
-#include "experiments/classification/classifier_embeddings.h"
-#include "experiments/classification/classifier_training.h"
-#include "experiments/classification/classify_command.h"
+#include "tasks/classification/classification_train_options.h"
+#include "tasks/classification/classifier_embeddings.h"
+#include "tasks/classification/classifier_training.h"
+#include "tasks/classification/classify_command.h"
 #include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/search/seed_sequence.h"
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 #include "models/registry.h"
 #include "models/heads/text_classifier.h"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/classification/classification_config.h"
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_config.h"
+#include "tasks/classification/classification_datasets.h"
 #include "experiments/data/word_vectors.h"
 #include "experiments/harness/task.h"
 

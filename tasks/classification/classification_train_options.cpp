@@ -1,4 +1,4 @@
-#include "experiments/classification/classification_train_options.h"
+#include "tasks/classification/classification_train_options.h"
 
 #include "common/json_options.h"
 

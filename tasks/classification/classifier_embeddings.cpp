@@ -1,4 +1,4 @@
-#include "experiments/classification/classifier_embeddings.h"
+#include "tasks/classification/classifier_embeddings.h"
 
 #include <torch/torch.h>
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_datasets.h"
 #include "experiments/data/vocabulary.h"
 #include "experiments/data/word_vectors.h"
 

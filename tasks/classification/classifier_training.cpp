@@ -1,4 +1,4 @@
-#include "experiments/classification/classifier_training.h"
+#include "tasks/classification/classifier_training.h"
 
 #include <torch/torch.h>
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "experiments/data/sentence_batches.h"
+#include "tasks/classification/sentence_batches.h"
 #include "experiments/training/trainer.h"
 #include "models/heads/text_classifier.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/classification/classify_command.h"
+#include "tasks/classification/classify_command.h"
 
 #include <torch/torch.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "experiments/data/sentence_batches.h"
+#include "tasks/classification/sentence_batches.h"
 #include "experiments/harness/command_input.h"
 #include "experiments/kept_model/kept_model.h"
 #include "models/heads/pooling.h"

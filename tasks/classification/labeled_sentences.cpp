@@ -1,4 +1,4 @@
-#include "experiments/data/labeled_sentences.h"
+#include "tasks/classification/labeled_sentences.h"
 
 #include <cerrno>
 #include <cstdlib>

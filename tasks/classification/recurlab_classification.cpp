@@ -1,6 +1,6 @@
 // recurlab_classification (`make exp-classification`): Lei et al. (2018), §4.1 and App. B.1.
-#include "experiments/classification/classification_task.h"
-#include "experiments/classification/classify_command.h"
+#include "tasks/classification/classification_task.h"
+#include "tasks/classification/classify_command.h"
 #include "experiments/harness/experiment_driver.h"
 #include "models/registry.h"
 

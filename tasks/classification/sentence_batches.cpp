@@ -1,4 +1,4 @@
-#include "experiments/data/sentence_batches.h"
+#include "tasks/classification/sentence_batches.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/lm/bptt_streams.h"
+#include "tasks/lm/bptt_streams.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/lm/language_model.h"
+#include "tasks/lm/language_model.h"
 
 #include <torch/torch.h>
 

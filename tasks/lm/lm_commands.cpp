@@ -1,4 +1,4 @@
-#include "experiments/lm/lm_commands.h"
+#include "tasks/lm/lm_commands.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "experiments/harness/command_input.h"
-#include "experiments/lm/bptt_streams.h"
-#include "experiments/lm/lm_metrics.h"
-#include "experiments/lm/lm_training.h"
+#include "tasks/lm/bptt_streams.h"
+#include "tasks/lm/lm_metrics.h"
+#include "tasks/lm/lm_training.h"
 
 namespace recurlab::experiments {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "experiments/harness/experiment_command_line.h"
-#include "experiments/lm/lm_kept_model.h"
+#include "tasks/lm/lm_kept_model.h"
 
 namespace recurlab::experiments {
 

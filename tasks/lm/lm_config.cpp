@@ -1,10 +1,10 @@
-#include "experiments/lm/lm_config.h"
+#include "tasks/lm/lm_config.h"
 
 #include <filesystem>
 #include <stdexcept>
 
 #include "common/json_options.h"
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

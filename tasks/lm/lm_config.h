@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_corpus.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/lm_corpus.h"
 
 #include <filesystem>
 #include <fstream>

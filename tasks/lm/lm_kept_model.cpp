@@ -1,4 +1,4 @@
-#include "experiments/lm/lm_kept_model.h"
+#include "tasks/lm/lm_kept_model.h"
 
 #include <torch/torch.h>
 
@@ -7,8 +7,8 @@
 
 #include "experiments/data/symbol_json.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/lm/lm_config.h"
-#include "experiments/lm/lm_task.h"
+#include "tasks/lm/lm_config.h"
+#include "tasks/lm/lm_task.h"
 
 namespace recurlab::experiments {
 

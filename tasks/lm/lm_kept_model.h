@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_corpus.h"
 
 namespace recurlab::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/lm/lm_task.h"
+#include "tasks/lm/lm_task.h"
 
 #include <torch/torch.h>
 
@@ -8,15 +8,15 @@
 
 #include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/lm/bptt_streams.h"
-#include "experiments/lm/lm_kept_model.h"
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_metrics.h"
-#include "experiments/lm/lm_training.h"
-#include "experiments/lm/op_time_profile.h"
-#include "experiments/lm/parameter_budget.h"
+#include "tasks/lm/bptt_streams.h"
+#include "tasks/lm/lm_kept_model.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_metrics.h"
+#include "tasks/lm/lm_training.h"
+#include "tasks/lm/op_time_profile.h"
+#include "tasks/lm/parameter_budget.h"
 #include "experiments/training/meter.h"
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments {

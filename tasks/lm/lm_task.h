@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "experiments/harness/task.h"
-#include "experiments/lm/lm_config.h"
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/lm_config.h"
+#include "tasks/lm/lm_corpus.h"
 
 namespace recurlab::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/lm/lm_training.h"
+#include "tasks/lm/lm_training.h"
 
 #include <torch/torch.h>
 

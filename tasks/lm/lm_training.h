@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/lm/bptt_streams.h"
-#include "experiments/lm/language_model.h"
+#include "tasks/lm/bptt_streams.h"
+#include "tasks/lm/language_model.h"
 #include "experiments/training/trainer.h"
 
 namespace recurlab::experiments {

@@ -1,4 +1,4 @@
-#include "experiments/lm/op_time_profile.h"
+#include "tasks/lm/op_time_profile.h"
 
 #include <ATen/record_function.h>
 

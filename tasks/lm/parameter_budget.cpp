@@ -1,4 +1,4 @@
-#include "experiments/lm/parameter_budget.h"
+#include "tasks/lm/parameter_budget.h"
 
 #include <algorithm>
 #include <array>

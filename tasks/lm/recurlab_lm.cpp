@@ -1,7 +1,7 @@
 // recurlab_lm (`make exp-lm`): Lei et al. (2018), App. B.4; Peng et al. (2018), App. E.2.
 #include "experiments/harness/experiment_driver.h"
-#include "experiments/lm/lm_commands.h"
-#include "experiments/lm/lm_task.h"
+#include "tasks/lm/lm_commands.h"
+#include "tasks/lm/lm_task.h"
 #include "models/registry.h"
 
 int main(int argc, char** argv) {

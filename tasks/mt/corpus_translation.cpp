@@ -1,4 +1,4 @@
-#include "experiments/mt/corpus_translation.h"
+#include "tasks/mt/corpus_translation.h"
 
 #include <torch/torch.h>
 
@@ -6,7 +6,7 @@
 #include <chrono>
 #include <numeric>
 
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
 

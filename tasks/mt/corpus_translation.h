@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/mt/token_batches.h"
+#include "tasks/mt/token_batches.h"
 
 namespace recurlab::models {
 class Seq2SeqModel;

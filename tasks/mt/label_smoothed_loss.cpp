@@ -1,4 +1,4 @@
-#include "experiments/mt/label_smoothed_loss.h"
+#include "tasks/mt/label_smoothed_loss.h"
 
 #include <torch/torch.h>
 

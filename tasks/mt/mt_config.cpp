@@ -1,10 +1,10 @@
-#include "experiments/mt/mt_config.h"
+#include "tasks/mt/mt_config.h"
 
 #include <stdexcept>
 
 #include "common/json_options.h"
-#include "experiments/config/config_json.h"
-#include "experiments/mt/mt_train_options.h"
+#include "common/config_json.h"
+#include "tasks/mt/mt_train_options.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {

@@ -1,4 +1,4 @@
-#include "experiments/mt/mt_task.h"
+#include "tasks/mt/mt_task.h"
 
 #include <torch/torch.h>
 
@@ -10,12 +10,12 @@
 
 #include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/mt/mt_train_options.h"
-#include "experiments/mt/parallel_corpus.h"
+#include "metrics/corpus_bleu.h"
+#include "tasks/mt/mt_train_options.h"
+#include "tasks/mt/parallel_corpus.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/data_parallel.h"
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {

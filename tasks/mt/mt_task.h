@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "experiments/harness/task.h"
-#include "experiments/mt/mt_config.h"
-#include "experiments/mt/subword_model.h"
-#include "experiments/mt/translation_training.h"
+#include "tasks/mt/mt_config.h"
+#include "tasks/mt/subword_model.h"
+#include "tasks/mt/translation_training.h"
 
 namespace recurlab::experiments {
 

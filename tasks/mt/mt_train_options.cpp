@@ -1,4 +1,4 @@
-#include "experiments/mt/mt_train_options.h"
+#include "tasks/mt/mt_train_options.h"
 
 #include "common/json_options.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/mt/parallel_corpus.h"
+#include "tasks/mt/parallel_corpus.h"
 
 #include <zlib.h>
 

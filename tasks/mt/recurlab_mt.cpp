@@ -1,7 +1,7 @@
 // recurlab_mt (`make exp-mt`): machine translation, Lei et al. (2018), App. B.3 (docs/mt.md).
 #include "experiments/harness/experiment_driver.h"
-#include "experiments/mt/mt_task.h"
-#include "experiments/mt/translate_command.h"
+#include "tasks/mt/mt_task.h"
+#include "tasks/mt/translate_command.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 int main(int argc, char** argv) {

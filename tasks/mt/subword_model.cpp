@@ -1,4 +1,4 @@
-#include "experiments/mt/subword_model.h"
+#include "tasks/mt/subword_model.h"
 
 #include <dlfcn.h>
 
@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "common/atomic_file.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "experiments/harness/run_folder.h"
-#include "experiments/mt/sentencepiece/sentencepiece_shim.h"
+#include "tasks/mt/sentencepiece/sentencepiece_shim.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -72,7 +72,7 @@ std::string SubwordModel::unavailableReason() {
 #if defined(__SANITIZE_ADDRESS__)
   return "sentencepiece subwords are not available in an AddressSanitizer build: ASan's runtime "
          "refuses dlopen(RTLD_DEEPBIND), which keeps sentencepiece's own protobuf apart from "
-         "LibTorch's (experiments/mt/sentencepiece/sentencepiece_shim.h); use a normal build";
+         "LibTorch's (tasks/mt/sentencepiece/sentencepiece_shim.h); use a normal build";
 #else
   return {};
 #endif

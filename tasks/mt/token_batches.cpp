@@ -1,4 +1,4 @@
-#include "experiments/mt/token_batches.h"
+#include "tasks/mt/token_batches.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/mt/translate_command.h"
+#include "tasks/mt/translate_command.h"
 
 #include <torch/torch.h>
 
@@ -7,7 +7,7 @@
 
 #include "experiments/harness/command_input.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/mt/mt_task.h"
+#include "tasks/mt/mt_task.h"
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "experiments/harness/experiment_command_line.h"
-#include "experiments/mt/corpus_translation.h"
-#include "experiments/mt/subword_model.h"
+#include "tasks/mt/corpus_translation.h"
+#include "tasks/mt/subword_model.h"
 
 namespace recurlab::models {
 class Seq2SeqModel;

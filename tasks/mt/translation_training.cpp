@@ -1,13 +1,13 @@
-#include "experiments/mt/translation_training.h"
+#include "tasks/mt/translation_training.h"
 
 #include <torch/torch.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/mt/label_smoothed_loss.h"
-#include "experiments/mt/subword_model.h"
+#include "metrics/corpus_bleu.h"
+#include "tasks/mt/label_smoothed_loss.h"
+#include "tasks/mt/subword_model.h"
 #include "models/seq2seq/seq2seq_model.h"
 
 namespace recurlab::experiments {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/mt/corpus_translation.h"
-#include "experiments/mt/token_batches.h"
+#include "tasks/mt/corpus_translation.h"
+#include "tasks/mt/token_batches.h"
 #include "experiments/training/trainer.h"
 
 namespace recurlab::models {

@@ -1,11 +1,11 @@
-#include "experiments/qa/document_reader.h"
+#include "tasks/qa/document_reader.h"
 
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "experiments/qa/reader_layers.h"
+#include "tasks/qa/reader_layers.h"
 #include "experiments/training/meter.h"
 #include "models/registry.h"
 

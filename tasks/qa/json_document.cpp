@@ -1,4 +1,4 @@
-#include "experiments/qa/json_document.h"
+#include "tasks/qa/json_document.h"
 
 #include <stdexcept>
 

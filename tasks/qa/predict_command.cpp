@@ -1,4 +1,4 @@
-#include "experiments/qa/predict_command.h"
+#include "tasks/qa/predict_command.h"
 
 #include <torch/torch.h>
 
@@ -9,10 +9,10 @@
 #include "common/atomic_file.h"
 #include "experiments/harness/command_input.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/qa/qa_examples.h"
-#include "experiments/qa/qa_task.h"
-#include "experiments/qa/reader_training.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/qa_examples.h"
+#include "tasks/qa/qa_task.h"
+#include "tasks/qa/reader_training.h"
+#include "tasks/qa/squad_evaluation.h"
 
 namespace recurlab::experiments::qa {
 

@@ -9,8 +9,8 @@
 
 #include "experiments/data/vocabulary_file.h"
 #include "experiments/harness/experiment_command_line.h"
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/squad_dataset.h"
 
 namespace recurlab::experiments::qa {
 

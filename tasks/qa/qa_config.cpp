@@ -1,9 +1,9 @@
-#include "experiments/qa/qa_config.h"
+#include "tasks/qa/qa_config.h"
 
 #include <stdexcept>
 
 #include "common/json_options.h"
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 #include "models/registry.h"
 
 namespace recurlab::experiments::qa {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/qa/document_reader.h"
+#include "tasks/qa/document_reader.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/qa/qa_examples.h"
+#include "tasks/qa/qa_examples.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 

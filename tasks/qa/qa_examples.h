@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "experiments/data/vocabulary.h"
-#include "experiments/qa/squad_dataset.h"
-#include "experiments/qa/squad_tokenizer.h"
+#include "tasks/qa/squad_dataset.h"
+#include "tasks/qa/squad_tokenizer.h"
 
 namespace recurlab::experiments::qa {
 

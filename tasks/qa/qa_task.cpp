@@ -1,4 +1,4 @@
-#include "experiments/qa/qa_task.h"
+#include "tasks/qa/qa_task.h"
 
 #include <torch/torch.h>
 
@@ -11,15 +11,15 @@
 #include "common/atomic_file.h"
 #include "experiments/data/vocabulary_file.h"
 #include "experiments/data/word_vectors.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "experiments/harness/noun_count.h"
 #include "experiments/kept_model/kept_model.h"
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/reader_training.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/reader_training.h"
+#include "tasks/qa/squad_evaluation.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/trainer.h"
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 
 namespace recurlab::experiments::qa {
 namespace fs = std::filesystem;

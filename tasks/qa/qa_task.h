@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "experiments/harness/task.h"
-#include "experiments/qa/qa_config.h"
-#include "experiments/qa/qa_examples.h"
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/qa_config.h"
+#include "tasks/qa/qa_examples.h"
+#include "tasks/qa/squad_dataset.h"
 
 namespace recurlab::experiments::qa {
 

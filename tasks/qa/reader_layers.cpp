@@ -1,4 +1,4 @@
-#include "experiments/qa/reader_layers.h"
+#include "tasks/qa/reader_layers.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/qa/reader_training.h"
+#include "tasks/qa/reader_training.h"
 
 #include <torch/torch.h>
 
@@ -7,8 +7,8 @@
 #include <numeric>
 
 #include "common/atomic_file.h"
-#include "experiments/qa/span_decoding.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/span_decoding.h"
+#include "tasks/qa/squad_evaluation.h"
 #include "experiments/search/seed_sequence.h"
 
 namespace recurlab::experiments::qa {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/qa_examples.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/qa_examples.h"
 #include "experiments/training/meter.h"
 #include "experiments/training/trainer.h"
 

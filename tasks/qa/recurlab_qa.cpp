@@ -1,7 +1,7 @@
 // recurlab_qa (`make exp-qa`): SQuAD v1.1, Lei et al. (2018), §4.3 and App. B.2 (docs/qa.md).
 #include "experiments/harness/experiment_driver.h"
-#include "experiments/qa/predict_command.h"
-#include "experiments/qa/qa_task.h"
+#include "tasks/qa/predict_command.h"
+#include "tasks/qa/qa_task.h"
 #include "models/registry.h"
 
 int main(int argc, char** argv) {

@@ -6,8 +6,8 @@
 #include <iostream>
 #include <string>
 
-#include "experiments/qa/squad_dataset.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/squad_dataset.h"
+#include "tasks/qa/squad_evaluation.h"
 
 int main(int argc, char** argv) {
   using namespace recurlab::experiments::qa;

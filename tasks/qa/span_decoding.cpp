@@ -1,4 +1,4 @@
-#include "experiments/qa/span_decoding.h"
+#include "tasks/qa/span_decoding.h"
 
 #include <algorithm>
 #include <stdexcept>

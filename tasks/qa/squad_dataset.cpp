@@ -1,4 +1,4 @@
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/squad_dataset.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "experiments/qa/json_document.h"
-#include "experiments/metrics/unicode_text.h"
+#include "tasks/qa/json_document.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 namespace {

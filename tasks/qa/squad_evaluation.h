@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/squad_dataset.h"
 
 namespace recurlab::experiments::qa {
 

@@ -1,6 +1,6 @@
-#include "experiments/qa/squad_tokenizer.h"
+#include "tasks/qa/squad_tokenizer.h"
 
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/unicode_text.h"
 
 namespace recurlab::experiments::qa {
 

@@ -1,6 +1,6 @@
 // recurlab_speed (`make exp-speed`): forward+backward time per layer, side by side (docs/gpu.md).
 #include "experiments/harness/experiment_driver.h"
-#include "experiments/speed/speed_task.h"
+#include "tasks/speed/speed_task.h"
 
 int main(int argc, char** argv) {
   using namespace recurlab::experiments;

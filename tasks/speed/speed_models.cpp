@@ -1,4 +1,4 @@
-#include "experiments/speed/speed_models.h"
+#include "tasks/speed/speed_models.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/speed/speed_task.h"
+#include "tasks/speed/speed_task.h"
 
 #include <torch/torch.h>
 

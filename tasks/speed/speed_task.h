@@ -13,7 +13,7 @@
 
 #include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/task.h"
-#include "experiments/speed/speed_models.h"
+#include "tasks/speed/speed_models.h"
 
 namespace recurlab::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/variance/glu_variance_study.h"
+#include "tasks/variance/glu_variance_study.h"
 
 #include <torch/torch.h>
 

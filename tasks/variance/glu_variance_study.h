@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/variance/variance_study_options.h"
+#include "tasks/variance/variance_study_options.h"
 #include "models/layers/gated_conv_block.h"
 
 namespace recurlab::experiments {

@@ -1,6 +1,6 @@
 // recurlab_variance (`make exp-variance`): variance at initialization (docs/figures.md).
 #include "experiments/harness/experiment_driver.h"
-#include "experiments/variance/variance_task.h"
+#include "tasks/variance/variance_task.h"
 
 int main(int argc, char** argv) {
   using namespace recurlab::experiments;

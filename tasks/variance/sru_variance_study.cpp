@@ -1,4 +1,4 @@
-#include "experiments/variance/sru_variance_study.h"
+#include "tasks/variance/sru_variance_study.h"
 
 #include <torch/torch.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/variance/variance_inputs.h"
+#include "tasks/variance/variance_inputs.h"
 #include "kernels/sru_recurrence.h"
 #include "models/layers/sru.h"
 

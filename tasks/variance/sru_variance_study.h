@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/variance/variance_study_options.h"
+#include "tasks/variance/variance_study_options.h"
 
 #include <ATen/core/Tensor.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/variance/variance_inputs.h"
+#include "tasks/variance/variance_inputs.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/variance/variance_study_options.h"
+#include "tasks/variance/variance_study_options.h"
 
 #include <algorithm>
 #include <filesystem>

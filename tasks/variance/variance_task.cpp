@@ -1,4 +1,4 @@
-#include "experiments/variance/variance_task.h"
+#include "tasks/variance/variance_task.h"
 
 #include <torch/torch.h>
 
@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 #include "experiments/data/word_vectors.h"
-#include "experiments/variance/glu_variance_study.h"
-#include "experiments/variance/sru_variance_study.h"
+#include "tasks/variance/glu_variance_study.h"
+#include "tasks/variance/sru_variance_study.h"
 
 namespace recurlab::experiments {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "experiments/harness/experiment_command_line.h"
 #include "experiments/harness/task.h"
-#include "experiments/variance/variance_inputs.h"
-#include "experiments/variance/variance_study_options.h"
+#include "tasks/variance/variance_inputs.h"
+#include "tasks/variance/variance_study_options.h"
 
 namespace recurlab::experiments {
 

@@ -1,7 +1,7 @@
-// The UTF-8 check of command-line text and --set (experiments/config/config_json.h): bytes a
+// The UTF-8 check of command-line text and --set (common/config_json.h): bytes a
 // JSON config cannot hold give an error naming the option and the byte offset at parse time,
 // not a JSON library exception when the config is written into the log after the data loaded.
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // sacreBLEU 2.6.0's tokenizers intl, char and zh (hand-derived from their rules) and the names
 // BLEU knows them by.
-#include "experiments/metrics/bleu_tokenizer.h"
+#include "metrics/bleu_tokenizer.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "experiments/metrics/tokenizer_13a.h"
-#include "experiments/metrics/tokenizer_intl.h"
-#include "experiments/metrics/tokenizer_zh.h"
+#include "metrics/tokenizer_13a.h"
+#include "metrics/tokenizer_intl.h"
+#include "metrics/tokenizer_zh.h"
 
 using namespace recurlab::metrics;
 

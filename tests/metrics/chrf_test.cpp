@@ -1,6 +1,6 @@
 // chrF / chrF++ against sacreBLEU 2.6.0's own test expectations (test/test_chrf.py) and a
 // hand-computed chrF++ case.
-#include "experiments/metrics/chrf.h"
+#include "metrics/chrf.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Corpus BLEU against worked cases, each hand-computed and checked
 // with sacreBLEU 2.6.0.
-#include "experiments/metrics/corpus_bleu.h"
+#include "metrics/corpus_bleu.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Moses normalize-punctuation + tokenizer as the Multi30k tokenized files were made; the
 // expected lines are what the Moses scripts of that snapshot print for the lowercased input.
-#include "experiments/metrics/moses_tokenizer.h"
+#include "metrics/moses_tokenizer.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "experiments/metrics/corpus_bleu.h"
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/corpus_bleu.h"
+#include "metrics/unicode_text.h"
 
 using namespace recurlab::metrics;
 

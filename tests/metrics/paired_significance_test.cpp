@@ -1,12 +1,12 @@
 // Paired bootstrap resampling and approximate randomization with sacreBLEU 2.x's semantics:
 // the cases whose outcome does not depend on the random draws.
-#include "experiments/metrics/paired_significance.h"
+#include "metrics/paired_significance.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "experiments/metrics/corpus_bleu.h"
+#include "metrics/corpus_bleu.h"
 
 using namespace recurlab::metrics;
 

@@ -1,5 +1,5 @@
 // 13a tokenization: the verified examples of sacreBLEU 2.6.0.
-#include "experiments/metrics/tokenizer_13a.h"
+#include "metrics/tokenizer_13a.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Python's str.split(), rstrip() and lower() on UTF-8, as sacreBLEU relies on them; code points
 // and character classes, as the SQuAD evaluator and tokenizer rely on them.
-#include "experiments/metrics/unicode_text.h"
+#include "metrics/unicode_text.h"
 
 #include <gtest/gtest.h>
 

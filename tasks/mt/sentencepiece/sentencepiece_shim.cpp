@@ -1,4 +1,4 @@
-#include "experiments/mt/sentencepiece/sentencepiece_shim.h"
+#include "tasks/mt/sentencepiece/sentencepiece_shim.h"
 
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>

@@ -1,5 +1,5 @@
 // The glue every task's runUnit uses between the harness and the Trainer.
-#include "experiments/training/unit_training.h"
+#include "experiments/harness/unit_training.h"
 
 #include <gtest/gtest.h>
 

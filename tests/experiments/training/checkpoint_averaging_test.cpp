@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 #include "experiments/training/trainer.h"
 #include "tests/support/temp_root.h"
 

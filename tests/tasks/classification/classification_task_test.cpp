@@ -1,7 +1,7 @@
 // The classification task on the harness: a run split in shards equals an uninterrupted one
 // (CPU training is deterministic for a given seed; resume after real kills is in
 // tests/experiments/harness/kill_resume_test.cpp), and configs are checked before any work.
-#include "experiments/classification/classification_task.h"
+#include "tasks/classification/classification_task.h"
 
 #include <gtest/gtest.h>
 

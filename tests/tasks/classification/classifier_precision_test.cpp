@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "experiments/classification/classifier_training.h"
+#include "tasks/classification/classifier_training.h"
 #include "models/registry.h"
 #include "tests/support/precision_comparison.h"
 

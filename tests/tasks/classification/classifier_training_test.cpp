@@ -1,6 +1,6 @@
 // The classifier's training step: its accuracy tally (train_acc in the log) counts the batch's
 // correct predictions, the same count as the evaluation's accuracy on the same sentences.
-#include "experiments/classification/classifier_training.h"
+#include "tasks/classification/classifier_training.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -10,9 +10,9 @@
 #include <fstream>
 
 #include "common/runtime/thread_count.h"
-#include "experiments/classification/classification_task.h"
-#include "experiments/classification/classify_command.h"
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_task.h"
+#include "tasks/classification/classify_command.h"
+#include "tasks/classification/classification_datasets.h"
 #include "common/log/hdf5_run_log.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"

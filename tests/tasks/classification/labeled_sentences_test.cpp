@@ -1,4 +1,4 @@
-#include "experiments/data/labeled_sentences.h"
+#include "tasks/classification/labeled_sentences.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "experiments/data/classification_datasets.h"
+#include "tasks/classification/classification_datasets.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {

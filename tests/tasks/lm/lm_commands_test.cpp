@@ -12,9 +12,9 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "common/runtime/thread_count.h"
-#include "experiments/lm/lm_commands.h"
-#include "experiments/lm/lm_config.h"
-#include "experiments/lm/lm_task.h"
+#include "tasks/lm/lm_commands.h"
+#include "tasks/lm/lm_config.h"
+#include "tasks/lm/lm_task.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
 #include "tests/support/in_process_run.h"

@@ -1,6 +1,6 @@
 // The LM corpus loader on hand-made texts, on the real PTB files (counts measured in the
 // reference note, docs/lm.md) and on malformed input.
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/lm_corpus.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "experiments/lm/bptt_streams.h"
-#include "experiments/lm/lm_task.h"
-#include "experiments/lm/lm_training.h"
+#include "tasks/lm/bptt_streams.h"
+#include "tasks/lm/lm_task.h"
+#include "tasks/lm/lm_training.h"
 #include "tests/support/precision_comparison.h"
 
 namespace recurlab::experiments {

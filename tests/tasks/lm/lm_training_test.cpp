@@ -9,12 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "experiments/lm/bptt_streams.h"
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_metrics.h"
-#include "experiments/lm/lm_task.h"
-#include "experiments/lm/lm_training.h"
-#include "experiments/lm/parameter_budget.h"
+#include "tasks/lm/bptt_streams.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_metrics.h"
+#include "tasks/lm/lm_task.h"
+#include "tasks/lm/lm_training.h"
+#include "tasks/lm/parameter_budget.h"
 
 namespace recurlab::experiments {
 namespace {

@@ -1,7 +1,7 @@
 // The op-time profile behind the LM report's "where a training step's time goes": ops land in
 // the category the docs name, times are self times (a nested op is not counted twice), and the
 // per-op and per-category totals agree.
-#include "experiments/lm/op_time_profile.h"
+#include "tasks/lm/op_time_profile.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

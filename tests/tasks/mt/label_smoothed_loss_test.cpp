@@ -1,6 +1,6 @@
 // Label-smoothed cross-entropy against a hand-computed case and a naive reference (the
 // smoothed target distribution written out) in double precision.
-#include "experiments/mt/label_smoothed_loss.h"
+#include "tasks/mt/label_smoothed_loss.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -1,10 +1,10 @@
 // The MT config: the committed configs parse; unknown keys and bad values name the key.
-#include "experiments/mt/mt_config.h"
+#include "tasks/mt/mt_config.h"
 
 #include <gtest/gtest.h>
 
 #include "experiments/harness/experiment_command_line.h"
-#include "experiments/mt/mt_train_options.h"
+#include "tasks/mt/mt_train_options.h"
 
 using namespace recurlab::experiments;
 

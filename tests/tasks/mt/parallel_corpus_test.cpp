@@ -1,5 +1,5 @@
 // The parallel-corpus loader on the real Multi30k files and on malformed ones.
-#include "experiments/mt/parallel_corpus.h"
+#include "tasks/mt/parallel_corpus.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

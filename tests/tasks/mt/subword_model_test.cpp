@@ -1,6 +1,6 @@
 // Joint sentencepiece subwords trained on a slice of the real Multi30k validation text: special
 // ids, determinism, detokenized round trips, and the errors of a missing or mismatched model.
-#include "experiments/mt/subword_model.h"
+#include "tasks/mt/subword_model.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiments/mt/parallel_corpus.h"
+#include "tasks/mt/parallel_corpus.h"
 #include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;

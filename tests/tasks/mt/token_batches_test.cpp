@@ -1,6 +1,6 @@
 // Token-count batches: the max_tokens bound, multiples of 8, every sentence once, determinism,
 // and the tensors' layout (bos/eos/pad, right padding).
-#include "experiments/mt/token_batches.h"
+#include "tasks/mt/token_batches.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

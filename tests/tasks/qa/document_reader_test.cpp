@@ -1,4 +1,4 @@
-#include "experiments/qa/document_reader.h"
+#include "tasks/qa/document_reader.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -7,10 +7,10 @@
 #include <string>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/qa/qa_examples.h"
-#include "experiments/qa/reader_training.h"
+#include "tasks/qa/qa_examples.h"
+#include "tasks/qa/reader_training.h"
 #include "experiments/training/trainer.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments::qa {

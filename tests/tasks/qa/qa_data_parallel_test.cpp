@@ -10,7 +10,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "tests/experiments/harness/data_parallel_runs.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/squad_evaluation.h"
 #include "tests/experiments/harness/run_log_summary.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"

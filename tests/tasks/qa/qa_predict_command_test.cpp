@@ -10,9 +10,9 @@
 #include <fstream>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/squad_evaluation.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 

@@ -1,12 +1,12 @@
-#include "experiments/qa/qa_task.h"
+#include "tasks/qa/qa_task.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "experiments/harness/experiment_command_line.h"
-#include "experiments/qa/qa_config.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tasks/qa/qa_config.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/gradient_check.h"
 
 namespace recurlab::experiments::qa {

@@ -1,4 +1,4 @@
-#include "experiments/qa/reader_layers.h"
+#include "tasks/qa/reader_layers.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "experiments/qa/span_decoding.h"
+#include "tasks/qa/span_decoding.h"
 #include "tests/support/gradient_check.h"
 
 namespace recurlab::experiments::qa {

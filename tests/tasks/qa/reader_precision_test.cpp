@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/qa_examples.h"
-#include "experiments/qa/reader_training.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/qa_examples.h"
+#include "tasks/qa/reader_training.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/precision_comparison.h"
 
 namespace recurlab::experiments::qa {

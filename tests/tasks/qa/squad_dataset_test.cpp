@@ -1,12 +1,12 @@
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/squad_dataset.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/metrics/unicode_text.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "metrics/unicode_text.h"
+#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments::qa {

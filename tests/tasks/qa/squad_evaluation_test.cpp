@@ -1,11 +1,11 @@
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/squad_evaluation.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "experiments/metrics/unicode_text.h"
-#include "tests/experiments/qa/squad_test_data.h"
+#include "metrics/unicode_text.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {

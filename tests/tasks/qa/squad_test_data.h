@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "experiments/qa/qa_examples.h"
-#include "experiments/qa/squad_dataset.h"
+#include "tasks/qa/qa_examples.h"
+#include "tasks/qa/squad_dataset.h"
 
 namespace recurlab::experiments::qa {
 

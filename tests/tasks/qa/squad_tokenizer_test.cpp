@@ -1,8 +1,8 @@
-#include "experiments/qa/squad_tokenizer.h"
+#include "tasks/qa/squad_tokenizer.h"
 
 #include <gtest/gtest.h>
 
-#include "tests/experiments/qa/squad_test_data.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {

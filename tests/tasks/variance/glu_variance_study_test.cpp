@@ -5,7 +5,7 @@
 // sqrt(layers) times that, allowed 4 times. The linearisation σ(y) ≈ 1/2 + y/4 drops terms of
 // relative size Var[y]/4 = Var[x] (forward) and 2·Var[x] (backward, the σ' branch) per block,
 // i.e. up to (1 + 2·Var[x])^layers above the derived value.
-#include "experiments/variance/glu_variance_study.h"
+#include "tasks/variance/glu_variance_study.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -6,14 +6,14 @@
 // are allowed 4 standard deviations. The linearisation of the gates adds a bias of order
 // Var[x] = 0.01 (f's variance is ≈ Var[pre-activation]/16 ≈ 4e-4, changing E[c²] by ≈ 0.2%),
 // which `kModelBias` allows for.
-#include "experiments/variance/sru_variance_study.h"
+#include "tasks/variance/sru_variance_study.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
 
-#include "experiments/variance/variance_inputs.h"
+#include "tasks/variance/variance_inputs.h"
 #include "models/layers/sru.h"
 #include "tests/support/naive_recurrences.h"
 

@@ -16,7 +16,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "experiments/harness/run_folder.h"
-#include "experiments/mt/subword_model.h"
+#include "tasks/mt/subword_model.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"

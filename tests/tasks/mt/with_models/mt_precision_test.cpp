@@ -9,7 +9,7 @@
 
 #include "common/runtime/thread_count.h"
 #include "common/log/hdf5_run_log.h"
-#include "experiments/mt/mt_task.h"
+#include "tasks/mt/mt_task.h"
 #include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
