@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "experiments/search/seed_sequence.h"
+#include "experiments/training/trainer.h"
 
 namespace recurlab::experiments {
 namespace {

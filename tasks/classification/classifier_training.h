@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tasks/classification/sentence_batches.h"
-#include "experiments/training/trainer.h"
+#include "experiments/training/training_model.h"
 #include "models/heads/text_classifier.h"
 
 namespace recurlab::experiments {

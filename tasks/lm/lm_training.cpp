@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "experiments/training/trainer.h"
+
 namespace recurlab::experiments {
 namespace {
 

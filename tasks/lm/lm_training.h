@@ -24,7 +24,7 @@
 
 #include "tasks/lm/bptt_streams.h"
 #include "tasks/lm/language_model.h"
-#include "experiments/training/trainer.h"
+#include "experiments/training/training_model.h"
 
 namespace recurlab::experiments {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "experiments/training/trainer.h"
 #include "metrics/corpus_bleu.h"
 #include "tasks/mt/label_smoothed_loss.h"
 #include "tasks/mt/subword_model.h"

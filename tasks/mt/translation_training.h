@@ -9,7 +9,7 @@
 
 #include "tasks/mt/corpus_translation.h"
 #include "tasks/mt/token_batches.h"
-#include "experiments/training/trainer.h"
+#include "experiments/training/training_model.h"
 
 namespace recurlab::models {
 class Seq2SeqModel;

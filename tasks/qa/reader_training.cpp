@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "common/atomic_file.h"
+#include "experiments/training/trainer.h"
 #include "tasks/qa/span_decoding.h"
 #include "tasks/qa/squad_evaluation.h"
 #include "experiments/search/seed_sequence.h"

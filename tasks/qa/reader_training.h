@@ -17,7 +17,7 @@
 #include "tasks/qa/document_reader.h"
 #include "tasks/qa/qa_examples.h"
 #include "experiments/training/meter.h"
-#include "experiments/training/trainer.h"
+#include "experiments/training/training_model.h"
 
 namespace recurlab::experiments::qa {
 
