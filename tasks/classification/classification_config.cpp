@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <map>
 
+#include "experiments/harness/model_map.h"
 #include "common/json_options.h"
 #include "tasks/classification/classification_train_options.h"
 #include "common/config_json.h"
@@ -103,36 +105,28 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
     d.finish();
   }
   j.getJson("data", nullptr);
-  c.train = j.getJson("train", nlohmann::json::object());
-  if (!c.train.is_object())
-    throw std::invalid_argument("classification config: key 'train' must be an object");
+  c.train = readObjectKeys(j, {"train"}).at("train");
   validateSearchSpaces(c.train, "classification config: train");
 
-  if (!json.contains("models") || !json.at("models").is_object() || json.at("models").empty())
-    throw std::invalid_argument(
-        "classification config: key 'models' must be a non-empty object of "
-        "name -> {\"encoder\": <registry name>, \"config\": {...}, \"train\": {...}}; "
-        "registered encoders: " + joinNames(models::encoderNames()));
-  for (auto it = json.at("models").begin(); it != json.at("models").end(); ++it) {
-    const std::string where = "classification config: models." + it.key();
-    JsonOptions m(it.value(), where);
+  ModelMapFormat format;
+  format.where = "classification config";
+  format.registered = models::encoderNames();
+  format.entry_form = "{\"encoder\": <registry name>, \"config\": {...}, \"train\": {...}}";
+  std::map<std::string, std::string> pooling;
+  const auto entries = readModelMap(j, format, [&](const ModelMapEntry& e, JsonOptions& keys) {
+    pooling[e.name] = keys.getString("pooling", "auto", {"auto", "last", "mean", "max"});
+  });
+  for (const auto& e : entries) {
     ClassificationModelSpec spec;
-    spec.name = it.key();
-    spec.encoder = m.getString("encoder", "", models::encoderNames());
-    if (spec.encoder.empty())
-      throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
-                                  joinNames(models::encoderNames()));
-    spec.pooling = m.getString("pooling", "auto", {"auto", "last", "mean", "max"});
-    spec.config = m.getJson("config", nlohmann::json::object());
-    spec.train = m.getJson("train", nlohmann::json::object());
-    m.finish();
-    if (!spec.config.is_object() || !spec.train.is_object())
-      throw std::invalid_argument(where + ": keys 'config' and 'train' must be objects");
-    validateSearchSpaces(spec.config, where + ".config");
-    validateSearchSpaces(spec.train, where + ".train");
+    spec.name = e.name;
+    spec.encoder = e.registry_name;
+    spec.pooling = pooling.at(e.name);
+    spec.config = e.objects.at("config");
+    spec.train = e.objects.at("train");
+    validateSearchSpaces(spec.config, e.where + ".config");
+    validateSearchSpaces(spec.train, e.where + ".train");
     c.models.push_back(spec);
   }
-  j.getJson("models", nullptr);
   j.finish();
 
   for (const auto& m : c.models) {

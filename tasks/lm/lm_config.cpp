@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <map>
 
+#include "experiments/harness/model_map.h"
 #include "common/json_options.h"
 #include "common/config_json.h"
 #include "models/registry.h"
@@ -110,33 +112,21 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
     }
     k.finish();
   }
-  c.lm = j.getJson("lm", nlohmann::json::object());
-  c.train = j.getJson("train", nlohmann::json::object());
-  if (!c.lm.is_object() || !c.train.is_object())
-    throw std::invalid_argument("lm config: keys 'lm' and 'train' must be objects");
-  const auto models = j.getJson("models", nullptr);
-  if (!models.is_object() || models.empty())
-    throw std::invalid_argument(
-        "lm config: key 'models' must be a non-empty object of name -> {\"encoder\": <registry "
-        "name>, \"config\": {...}}; registered encoders: " + joinNames(models::encoderNames()));
-  for (auto it = models.begin(); it != models.end(); ++it) {
-    const std::string where = "lm config: models." + it.key();
-    JsonOptions m(it.value(), where);
-    LmModelSpec spec;
-    spec.name = it.key();
-    spec.encoder = m.getString("encoder", "", models::encoderNames());
-    if (spec.encoder.empty())
-      throw std::invalid_argument(where + ": key 'encoder' is missing; expected one of " +
-                                  joinNames(models::encoderNames()));
-    spec.config = m.getJson("config", nlohmann::json::object());
-    spec.lm = m.getJson("lm", nlohmann::json::object());
-    spec.train = m.getJson("train", nlohmann::json::object());
-    spec.init_from = m.getString("init_from", "");
-    m.finish();
-    if (!spec.config.is_object() || !spec.lm.is_object() || !spec.train.is_object())
-      throw std::invalid_argument(where + ": keys 'config', 'lm' and 'train' must be objects");
-    c.models.push_back(spec);
-  }
+  const auto shared = readObjectKeys(j, {"lm", "train"});
+  c.lm = shared.at("lm");
+  c.train = shared.at("train");
+  ModelMapFormat format;
+  format.where = "lm config";
+  format.registered = models::encoderNames();
+  format.entry_form = "{\"encoder\": <registry name>, \"config\": {...}}";
+  format.objects = {"config", "lm", "train"};
+  std::map<std::string, std::string> init_from;
+  const auto entries = readModelMap(j, format, [&](const ModelMapEntry& e, JsonOptions& keys) {
+    init_from[e.name] = keys.getString("init_from", "");
+  });
+  for (const auto& e : entries)
+    c.models.push_back({e.name, e.registry_name, e.objects.at("config"), e.objects.at("lm"),
+                        e.objects.at("train"), init_from.at(e.name)});
   j.finish();
   for (const auto& m : c.models) {  // every key checked now, not hours later
     const auto unit = c.unitTemplate(m);

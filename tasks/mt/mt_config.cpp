@@ -1,7 +1,9 @@
 #include "tasks/mt/mt_config.h"
 
 #include <stdexcept>
+#include <map>
 
+#include "experiments/harness/model_map.h"
 #include "common/json_options.h"
 #include "common/config_json.h"
 #include "tasks/mt/mt_train_options.h"
@@ -65,27 +67,14 @@ MtConfig MtConfig::fromJson(const nlohmann::json& json) {
 
   c.train = j.getJson("train", nlohmann::json::object());
   c.decode = j.getJson("decode", nlohmann::json::object());
-  const auto models = j.getJson("models", nlohmann::json());
-  const auto known = models::seq2seqModelNames();
-  if (!models.is_object() || models.empty())
-    throw std::invalid_argument(where + ": key 'models' must be a non-empty object of name -> "
-                                "{\"model\": <registry name>, \"config\": {...}, \"train\": "
-                                "{...}}; registered models: " + joinNames(known));
-  for (auto it = models.begin(); it != models.end(); ++it) {
-    const std::string at = where + ": models." + it.key();
-    JsonOptions m(it.value(), at);
-    MtModelSpec spec;
-    spec.name = it.key();
-    spec.model = m.getString("model", "", known);
-    if (spec.model.empty())
-      throw std::invalid_argument(at + ": key 'model' is missing; expected one of " + joinNames(known));
-    spec.config = m.getJson("config", nlohmann::json::object());
-    spec.train = m.getJson("train", nlohmann::json::object());
-    m.finish();
-    if (!spec.config.is_object() || !spec.train.is_object())
-      throw std::invalid_argument(at + ": keys 'config' and 'train' must be objects");
-    c.models.push_back(spec);
-  }
+  ModelMapFormat format;
+  format.where = where;
+  format.registry_key = "model";
+  format.registered = models::seq2seqModelNames();
+  format.registered_noun = "models";
+  format.entry_form = "{\"model\": <registry name>, \"config\": {...}, \"train\": {...}}";
+  for (const auto& e : readModelMap(j, format))
+    c.models.push_back({e.name, e.registry_name, e.objects.at("config"), e.objects.at("train")});
   j.finish();
   // Every key of every unit checked now, before the data and the subword model: the train
   // and decode keys, and each model's by building it (at the configured vocabulary size).

@@ -1,7 +1,9 @@
 #include "tasks/qa/qa_config.h"
 
 #include <stdexcept>
+#include <map>
 
+#include "experiments/harness/model_map.h"
 #include "common/json_options.h"
 #include "common/config_json.h"
 #include "models/registry.h"
@@ -57,41 +59,39 @@ QaConfig QaConfig::fromJson(const nlohmann::json& json) {
     d.finish();
   }
   j.getJson("data", nullptr);
-  c.reader = j.getJson("reader", nlohmann::json::object());
-  c.train = j.getJson("train", nlohmann::json::object());
-  if (!c.reader.is_object() || !c.train.is_object())
-    throw std::invalid_argument("qa config: keys 'reader' and 'train' must be objects");
-  if (!json.contains("models") || !json.at("models").is_object() || json.at("models").empty())
-    throw std::invalid_argument(
-        "qa config: key 'models' must be a non-empty object of name -> {\"encoder\": <registry "
-        "name>, \"config\": {...}, \"concat_layers\": bool, ...}");
-  for (auto it = json.at("models").begin(); it != json.at("models").end(); ++it) {
-    const std::string where = "qa config: models." + it.key();
-    JsonOptions m(it.value(), where);
-    QaModelSpec spec;
-    spec.name = it.key();
-    auto& e = spec.encoder;
-    e.encoder = m.getString("encoder", "", models::encoderNames());
-    if (e.encoder.empty()) throw std::invalid_argument(where + ": key 'encoder' is missing");
-    e.config = m.getJson("config", nlohmann::json::object());
-    if (it.value().contains("layers"))
-      throw std::invalid_argument(where + ": key 'layers' belongs in 'config' (config.layers: the "
-                                  "encoder's layers; with concat_layers, the one-layer encoders "
-                                  "stacked and concatenated)");
-    e.concat_layers = m.getBool("concat_layers", false);
+  const auto shared = readObjectKeys(j, {"reader", "train"});
+  c.reader = shared.at("reader");
+  c.train = shared.at("train");
+  ModelMapFormat format;
+  format.where = "qa config";
+  format.registered = models::encoderNames();
+  format.entry_form =
+      "{\"encoder\": <registry name>, \"config\": {...}, \"concat_layers\": bool, ...}";
+  format.objects = {"config", "reader", "train"};
+  std::map<std::string, ReaderEncoderSpec> encoders;
+  const auto entries = readModelMap(j, format, [&](const ModelMapEntry& m, JsonOptions& keys) {
+    if (keys.has("layers"))
+      throw std::invalid_argument(m.where + ": key 'layers' belongs in 'config' (config.layers: "
+                                  "the encoder's layers; with concat_layers, the one-layer "
+                                  "encoders stacked and concatenated)");
+    auto& e = encoders[m.name];
+    e.concat_layers = keys.getBool("concat_layers", false);
     if (e.concat_layers) {
-      JsonOptions layers(e.config, where + ".config");
+      JsonOptions layers(m.objects.at("config"), m.where + ".config");
       e.layers = layers.getInt("layers", 1, 1, 64);
     }
-    e.layer_dropout = m.getDouble("layer_dropout", 0.0, 0.0, 0.99);
-    spec.reader = m.getJson("reader", nlohmann::json::object());
-    spec.train = m.getJson("train", nlohmann::json::object());
-    m.finish();
-    if (!e.config.is_object() || !spec.reader.is_object() || !spec.train.is_object())
-      throw std::invalid_argument(where + ": keys 'config', 'reader' and 'train' must be objects");
+    e.layer_dropout = keys.getDouble("layer_dropout", 0.0, 0.0, 0.99);
+  });
+  for (const auto& m : entries) {
+    QaModelSpec spec;
+    spec.name = m.name;
+    spec.encoder = encoders.at(m.name);
+    spec.encoder.encoder = m.registry_name;
+    spec.encoder.config = m.objects.at("config");
+    spec.reader = m.objects.at("reader");
+    spec.train = m.objects.at("train");
     c.models.push_back(spec);
   }
-  j.getJson("models", nullptr);
   j.finish();
   for (const auto& m : c.models) {
     // Every check before any work: the reader's and train keys, and the encoder itself.
