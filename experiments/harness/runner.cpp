@@ -217,6 +217,8 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
           << duration(unit_left) << " run " << duration(run_left) << std::endl;
     };
     const UnitResult result = task.runUnit(u, context);
+    if (result.kept_model && !result.diverged && !context.model_dir.empty())
+      keepTrainedModel(*result.kept_model, context.model_dir, g, context.checkpoints);
 
     for (const auto& [name, v] : result.metrics) log.setAttribute(g, name, v);
     for (const auto& [name, v] : result.counts) log.setAttribute(g, name, v);

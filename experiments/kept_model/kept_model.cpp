@@ -76,6 +76,23 @@ void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
   spec.epoch = score.epoch;
 }
 
+void keepTrainedModel(const TrainedModel& model, const std::string& dir, const std::string& unit,
+                      const CheckpointStore& checkpoints) {
+  if (model.weights == KeepModel::None) return;
+  if (!model.module) throw std::logic_error("keepTrainedModel: no module");
+  KeptModelSpec spec;
+  spec.task = model.task;
+  spec.model = model.model;
+  spec.unit = unit;
+  spec.weights = model.weights;
+  setKeptScore(spec, model.best, model.last);
+  spec.config = model.config;
+  spec.files = model.files;
+  selectKeptWeights(model.weights, checkpoints, *model.module);
+  spec.module = model.module.get();
+  writeKeptModel(dir, spec);
+}
+
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec) {
   if (!spec.module) throw std::logic_error("writeKeptModel: no module");
   const fs::path final_dir(dir);

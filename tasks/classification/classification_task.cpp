@@ -183,33 +183,29 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.metrics["step_seconds"] = outcome.times.step;
   r.metrics["eval_seconds"] = outcome.times.evaluation;
   r.metrics["checkpoint_seconds"] = outcome.times.checkpoint;
-  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
-    // The best dev epoch's weights (those the test accuracy came from), or the last epoch's.
-    const auto keep = keepModelNamed(config_.keep_model);
-    KeptModelSpec kept;
-    kept.task = "classification";
-    kept.model = u.model;
-    kept.unit = g;
-    kept.weights = keep;
-    setKeptScore(kept, {"test_acc", r.metrics["test_acc"], outcome.best_epoch}, [&] {
-      return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(),
-                       outcome.epochs};
-    });
-    kept.config = {{"encoder", unit_json.at("encoder")},
-                   {"config", unit_json.at("config")},
-                   {"pooling", unit_json.value("pooling", "auto")},
-                   {"embed_dim", embedding.dim},
-                   {"classes", split.num_classes},
-                   {"vocabulary", embedding.vocabulary.size()},
-                   {"batch_size", head_options.batch_size},
-                   {"dataset", u.dataset}};
-    kept.files.push_back({kClassifierVocabularyFile, [&](const std::string& path) {
-                            writeVocabularyFile(embedding.vocabulary, path);
-                          }});
-    selectKeptWeights(keep, ctx.checkpoints, training.module());
-    kept.module = model.get();
-    writeKeptModel(ctx.model_dir, kept);
-  }
+  // The best dev epoch's weights (those the test accuracy came from), or the last epoch's.
+  TrainedModel kept;
+  kept.task = "classification";
+  kept.model = u.model;
+  kept.weights = keepModelNamed(config_.keep_model);
+  kept.best = {"test_acc", r.metrics["test_acc"], outcome.best_epoch};
+  kept.last = [&log, g, epochs = outcome.epochs] {
+    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
+  };
+  kept.config = {{"encoder", unit_json.at("encoder")},
+                 {"config", unit_json.at("config")},
+                 {"pooling", unit_json.value("pooling", "auto")},
+                 {"embed_dim", embedding.dim},
+                 {"classes", split.num_classes},
+                 {"vocabulary", embedding.vocabulary.size()},
+                 {"batch_size", head_options.batch_size},
+                 {"dataset", u.dataset}};
+  kept.files.push_back({kClassifierVocabularyFile, [vocabulary = embedding.vocabulary](
+                                                       const std::string& path) {
+                          writeVocabularyFile(vocabulary, path);
+                        }});
+  kept.module = model.ptr();
+  r.kept_model = std::move(kept);
   return r;
 }
 

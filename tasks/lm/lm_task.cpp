@@ -199,35 +199,31 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
     for (const char* c : {"matmul", "recurrence", "other"})
       r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;
   }
-  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
-    // The best valid epoch's weights (those the test number came from), or the last epoch's.
-    const auto keep = keepModelNamed(config_.keep_model);
-    KeptModelSpec kept;
-    kept.task = "lm";
-    kept.model = model_of_.at(unit.group);
-    kept.unit = g;
-    kept.weights = keep;
-    setKeptScore(kept, {"test_" + metric, r.metrics["test_" + metric], outcome.best_epoch}, [&] {
-      return KeptScore{"valid_" + metric,
-                       convert(log.readTable(g + "/epochs").column("valid_nats").back()),
-                       outcome.epochs};
-    });
-    nlohmann::json model_config = unit_json.at("config");
-    if (width > 0) model_config["hidden"] = width;
-    kept.config = {{"encoder", unit_json.at("encoder")},
-                   {"config", model_config},
-                   {"lm", unit_json.at("lm")},
-                   {"vocabulary", data.size()},
-                   {"format", lmFormatName(config_.corpus.format)},
-                   {"metric", metric},
-                   {"corpus", config_.corpus.name}};
-    kept.files.push_back({kLmVocabularyFile, [&](const std::string& path) {
-                            writeLmVocabulary(data.vocabulary, data.unknown_id, path);
-                          }});
-    selectKeptWeights(keep, ctx.checkpoints, training.module());
-    kept.module = lm.get();
-    writeKeptModel(ctx.model_dir, kept);
-  }
+  // The best valid epoch's weights (those the test number came from), or the last epoch's.
+  TrainedModel kept;
+  kept.task = "lm";
+  kept.model = model_of_.at(unit.group);
+  kept.weights = keepModelNamed(config_.keep_model);
+  kept.best = {"test_" + metric, r.metrics["test_" + metric], outcome.best_epoch};
+  kept.last = [&log, g, metric, epochs = outcome.epochs] {
+    const double nats = log.readTable(g + "/epochs").column("valid_nats").back();
+    return KeptScore{"valid_" + metric, metric == "ppl" ? perplexity(nats) : bitsPerSymbol(nats),
+                     epochs};
+  };
+  nlohmann::json model_config = unit_json.at("config");
+  if (width > 0) model_config["hidden"] = width;
+  kept.config = {{"encoder", unit_json.at("encoder")},
+                 {"config", model_config},
+                 {"lm", unit_json.at("lm")},
+                 {"vocabulary", data.size()},
+                 {"format", lmFormatName(config_.corpus.format)},
+                 {"metric", metric},
+                 {"corpus", config_.corpus.name}};
+  kept.files.push_back({kLmVocabularyFile, [&data](const std::string& path) {
+                          writeLmVocabulary(data.vocabulary, data.unknown_id, path);
+                        }});
+  kept.module = lm.ptr();
+  r.kept_model = std::move(kept);
   return r;
 }
 

@@ -281,28 +281,24 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     }
     log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
   }
-  if (!ctx.model_dir.empty() && config_.keep_model != "none") {
+  {
     // The averaged model the test used, or the best or last epoch's (from their checkpoints).
-    auto keep = keepModelNamed(config_.keep_model);
-    if (keep == KeepModel::Averaged && averaged == 1) keep = KeepModel::Last;  // what the test used
-    KeptModelSpec kept;
+    TrainedModel kept;
     kept.task = "mt";
     kept.model = model_of_group_.at(unit.group);
-    kept.unit = g;
-    kept.weights = keep;
-    if (keep == KeepModel::Best) {
-      kept.metric = "valid_bleu";
-      kept.value = r.metrics["best_valid_bleu"];
-      kept.epoch = outcome.best_epoch;
-    } else {
-      kept.metric = "test_bleu";
-      kept.value = r.metrics["test_bleu"];
-      kept.epoch = outcome.epochs;
-      if (keep == KeepModel::Last && averaged > 1) {  // not what the test used: its valid BLEU
-        kept.metric = "valid_bleu";
-        kept.value = log.readTable(g + "/epochs").column("valid_bleu").back();
-      }
-    }
+    kept.weights = keepModelNamed(config_.keep_model);
+    if (kept.weights == KeepModel::Averaged && averaged == 1)
+      kept.weights = KeepModel::Last;  // what the test used
+    const KeptScore tested{"test_bleu", r.metrics["test_bleu"], outcome.epochs};
+    kept.best = kept.weights == KeepModel::Best
+                    ? KeptScore{"valid_bleu", r.metrics["best_valid_bleu"], outcome.best_epoch}
+                    : tested;
+    kept.last = [&log, g, tested, averaged] {
+      if (averaged == 1) return tested;
+      // Not what the test used: its valid BLEU.
+      return KeptScore{"valid_bleu", log.readTable(g + "/epochs").column("valid_bleu").back(),
+                       tested.epoch};
+    };
     kept.config = {{"model", unit_json.at("model")},
                    {"config", unit_json.at("config")},
                    {"vocabulary", subwords_->size()},
@@ -315,12 +311,11 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
                    {"source_language", config_.source_language},
                    {"target_language", config_.target_language},
                    {"subword_type", config_.subword_type}};
-    kept.files.push_back({kMtSubwordFile, [&](const std::string& path) {
-                            std::filesystem::copy_file(subwords_->path(), path);
+    kept.files.push_back({kMtSubwordFile, [subwords = subwords_->path()](const std::string& path) {
+                            std::filesystem::copy_file(subwords, path);
                           }});
-    selectKeptWeights(keep, ctx.checkpoints, *model);
-    kept.module = model.get();
-    writeKeptModel(ctx.model_dir, kept);
+    kept.module = model;
+    r.kept_model = std::move(kept);
   }
   if (ranks != nullptr) ranks->waitForRankZero("final test of " + unit.label);
   return r;

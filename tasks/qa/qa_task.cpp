@@ -271,18 +271,16 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
     r.metrics["predictions_f1"] = score.f1;
     r.texts["predictions_file"] = fs::path(predictions).filename().string();
   }
-  if (!outcome.diverged && !ctx.model_dir.empty() && config_.keep_model != "none") {
-    // The best dev epoch's weights (those of the reported dev F1), or the last epoch's.
-    const auto keep = keepModelNamed(config_.keep_model);
-    KeptModelSpec kept;
+  // The best dev epoch's weights (those of the reported dev F1), or the last epoch's.
+  {
+    TrainedModel kept;
     kept.task = "qa";
     kept.model = spec.name;
-    kept.unit = g;
-    kept.weights = keep;
-    setKeptScore(kept, {"dev_f1", r.metrics["best_dev_f1"], outcome.best_epoch}, [&] {
-      return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(),
-                       outcome.epochs};
-    });
+    kept.weights = keepModelNamed(config_.keep_model);
+    kept.best = {"dev_f1", r.metrics["best_dev_f1"], outcome.best_epoch};
+    kept.last = [&log, g, epochs = outcome.epochs] {
+      return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(), epochs};
+    };
     kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
                                 {"config", spec.encoder.config},
                                 {"concat_layers", spec.encoder.concat_layers},
@@ -297,12 +295,11 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
                    {"max_span", reader.max_span},
                    {"batch_size", train_options.batch_size},
                    {"max_context_chars", config_.data.max_context_chars}};
-    kept.files.push_back({kQaVocabularyFile, [&](const std::string& path) {
+    kept.files.push_back({kQaVocabularyFile, [vocabulary](const std::string& path) {
                             writeVocabularyFile(vocabulary, path);
                           }});
-    selectKeptWeights(keep, ctx.checkpoints, training.module());
-    kept.module = model.get();
-    writeKeptModel(ctx.model_dir, kept);
+    kept.module = model.ptr();
+    r.kept_model = std::move(kept);
   }
   return r;
 }
