@@ -12,6 +12,7 @@
 #include "tasks/lm/lm_task.h"
 #include "tasks/lm/parameter_budget.h"
 #include "tasks/mt/label_smoothed_loss.h"
+#include "tasks/mt/mt_config.h"
 #include "tasks/qa/document_reader.h"
 #include "tasks/qa/qa_examples.h"
 #include "experiments/training/adamax_optimizer.h"
@@ -146,11 +147,7 @@ BenchCase mtBeamCase(const nlohmann::json& config, std::mt19937_64& rng) {
                                         kMtVocabulary, kMtIds);
   model->eval();
   auto [source, source_pad] = paddedTokens(source_lengths, 4, kMtVocabulary, kMtIds.pad);
-  models::BeamSearchOptions o;
-  o.beam = decode.at("beam").get<int64_t>();
-  o.alpha = decode.at("alpha").get<double>();
-  o.max_length_a = decode.at("max_length_a").get<double>();
-  o.max_length_b = decode.at("max_length_b").get<int64_t>();
+  const models::BeamSearchOptions o = MtDecodeOptions::fromJson(decode, "bench: decode");
   BenchCase c;
   c.name = "mt_beam";
   c.title = "MT Transformer beam search";

@@ -33,12 +33,6 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     return pairs[a].source.size() < pairs[b].source.size();
   });
-  models::BeamSearchOptions beam;
-  beam.beam = options.beam;
-  beam.alpha = options.alpha;
-  beam.length_penalty = models::parseLengthPenalty(options.length_penalty);
-  beam.max_length_a = options.max_length_a;
-  beam.max_length_b = options.max_length_b;
   const auto start = std::chrono::steady_clock::now();
   for (size_t first = 0; first < order.size(); first += static_cast<size_t>(options.batch_sentences)) {
     const size_t last = std::min(order.size(), first + static_cast<size_t>(options.batch_sentences));
@@ -50,13 +44,13 @@ CorpusTranslation translateCorpus(models::Seq2SeqModel& model, const std::vector
     std::vector<std::vector<models::Hypothesis>> nbest;
     std::vector<models::Hypothesis> best;
     if (options.nbest > 1) {
-      nbest = models::beamSearchNBest(model, batch.source, batch.source_pad, beam, options.nbest);
+      nbest = models::beamSearchNBest(model, batch.source, batch.source_pad, options, options.nbest);
       for (const auto& n : nbest) best.push_back(n.empty() ? models::Hypothesis{} : n.front());
     } else if (options.beam <= 1) {
       best = models::greedyDecode(model, batch.source, batch.source_pad, options.max_length_b,
                                   options.max_length_a);
     } else {
-      best = models::beamSearch(model, batch.source, batch.source_pad, beam);
+      best = models::beamSearch(model, batch.source, batch.source_pad, options);
     }
     for (size_t j = 0; j < indices.size(); ++j) {
       result.hypotheses[indices[j]] = best[j].tokens;

@@ -6,22 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "models/seq2seq/beam_search.h"
 #include "tasks/mt/token_batches.h"
-
-namespace recurlab::models {
-class Seq2SeqModel;
-}
 
 namespace recurlab::experiments {
 
-struct TranslationOptions {
-  int64_t beam = 5;        // 1 = greedy decoding
-  double alpha = 0.6;      // length penalty exponent (beam > 1)
-  double max_length_a = 1.2;
-  int64_t max_length_b = 10;
+// The beam search's options (beam 1: greedy decoding) and how a corpus is decoded with them.
+struct TranslationOptions : models::BeamSearchOptions {
   int64_t batch_sentences = 64;
   int64_t nbest = 1;       // hypotheses kept per sentence (<= beam)
-  std::string length_penalty = "gnmt";  // gnmt or fairseq (models/seq2seq/beam_search.h)
 };
 
 struct ScoredHypothesis {

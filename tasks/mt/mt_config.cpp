@@ -27,7 +27,8 @@ MtDecodeOptions MtDecodeOptions::fromJson(const nlohmann::json& decode, const st
   MtDecodeOptions o;
   o.beam = j.getInt("beam", o.beam, 1, 1000);
   o.alpha = j.getDouble("alpha", o.alpha, 0.0, 10.0);
-  o.length_penalty = j.getString("length_penalty", o.length_penalty, {"gnmt", "fairseq"});
+  o.length_penalty = models::parseLengthPenalty(j.getString(
+      "length_penalty", models::lengthPenaltyName(o.length_penalty), {"gnmt", "fairseq"}));
   o.max_length_a = j.getDouble("max_length_a", o.max_length_a, 0.0, 100.0);
   o.max_length_b = j.getInt("max_length_b", o.max_length_b, 0, 10000);
   o.test_every_epoch = j.getString("test_every_epoch", o.test_every_epoch, {"beam", "greedy", "none"});
@@ -36,6 +37,15 @@ MtDecodeOptions MtDecodeOptions::fromJson(const nlohmann::json& decode, const st
   o.attention_sentence = j.getInt("attention_sentence", o.attention_sentence, 0, 1 << 30);
   j.finish();
   return o;
+}
+
+nlohmann::json MtDecodeOptions::keptJson() const {
+  return {{"beam", beam},
+          {"alpha", alpha},
+          {"length_penalty", models::lengthPenaltyName(length_penalty)},
+          {"max_length_a", max_length_a},
+          {"max_length_b", max_length_b},
+          {"batch_sentences", batch_sentences}};
 }
 
 MtConfig MtConfig::fromJson(const nlohmann::json& json) {

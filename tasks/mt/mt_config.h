@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tasks/mt/corpus_translation.h"
+
 namespace recurlab::experiments {
 
 struct MtModelSpec {
@@ -53,19 +55,16 @@ struct MtConfig {
 
 // A unit's "train" object: the optimizer's, the Trainer's and the task's own keys.
 struct MtTrainOptions;
-// A unit's "decode" object.
-struct MtDecodeOptions {
-  int64_t beam = 5;
-  double alpha = 0.6;
-  std::string length_penalty = "gnmt";  // or fairseq (models/seq2seq/beam_search.h)
-  double max_length_a = 1.2;
-  int64_t max_length_b = 10;
+// A unit's "decode" object: the one struct from the config to the beam search (its
+// TranslationOptions part goes to translateCorpus, its BeamSearchOptions part to the search).
+struct MtDecodeOptions : TranslationOptions {
   std::string test_every_epoch = "beam";  // beam, greedy or none
   int64_t average_last = 1;               // 1 = the last epoch's weights
-  int64_t batch_sentences = 64;
   int64_t attention_sentence = 0;
 
   static MtDecodeOptions fromJson(const nlohmann::json& decode, const std::string& where);
+  // The keys a kept model records (tasks/mt/translate_command.h reads them with fromJson).
+  nlohmann::json keptJson() const;
 };
 
 }  // namespace recurlab::experiments

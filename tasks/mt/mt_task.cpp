@@ -170,9 +170,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   TranslationTrainingOptions to;
   to.max_tokens = options.max_tokens;
   to.label_smoothing = options.label_smoothing;
-  to.test = {decode.beam, decode.alpha, decode.max_length_a, decode.max_length_b,
-             decode.batch_sentences};
-  to.test.length_penalty = decode.length_penalty;
+  to.test = decode;
   to.test_every_epoch = decode.test_every_epoch;
   TranslationTraining training(model, data_, *subwords_, to, seed,
                                torch::Device(ctx.execution.device));
@@ -245,7 +243,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.texts["test_bleu_lc_line"] =
       metrics::formatBleu(bleu_lc, metrics::bleuSignature(lowercase, 1), 2);
   r.texts["test_decoding"] = "beam " + std::to_string(decode.beam) + ", " +
-                             (decode.length_penalty == "gnmt" ? "GNMT" : "fairseq") +
+                             (decode.length_penalty == models::LengthPenalty::Gnmt ? "GNMT" : "fairseq") +
                              " length penalty alpha " + std::to_string(decode.alpha).substr(0, 4) +
                              ", average of the last " +
                              std::to_string(averaged) + " epoch checkpoints";
@@ -303,11 +301,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
                    {"config", unit_json.at("config")},
                    {"vocabulary", subwords_->size()},
                    {"special_ids", {{"pad", ids.pad}, {"unk", ids.unk}, {"bos", ids.bos}, {"eos", ids.eos}}},
-                   {"decode", {{"beam", decode.beam}, {"alpha", decode.alpha},
-                               {"length_penalty", decode.length_penalty},
-                               {"max_length_a", decode.max_length_a},
-                               {"max_length_b", decode.max_length_b},
-                               {"batch_sentences", decode.batch_sentences}}},
+                   {"decode", decode.keptJson()},
                    {"source_language", config_.source_language},
                    {"target_language", config_.target_language},
                    {"subword_type", config_.subword_type}};

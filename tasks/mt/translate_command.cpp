@@ -7,6 +7,7 @@
 
 #include "experiments/harness/command_input.h"
 #include "experiments/kept_model/kept_model.h"
+#include "tasks/mt/mt_config.h"
 #include "tasks/mt/mt_task.h"
 #include "models/seq2seq/beam_search.h"
 #include "models/seq2seq/seq2seq_model.h"
@@ -30,13 +31,8 @@ KeptTranslationModel loadKeptTranslationModel(const std::string& dir) {
     if (m.ids.pad != m.subwords->padId() || m.ids.unk != m.subwords->unkId() ||
         m.ids.bos != m.subwords->bosId() || m.ids.eos != m.subwords->eosId())
       throw std::runtime_error(kept.path(kMtSubwordFile) + ": its special ids differ from the model's");
-    const auto& d = c.at("decode");
-    m.decode.beam = d.at("beam").get<int64_t>();
-    m.decode.alpha = d.at("alpha").get<double>();
-    m.decode.length_penalty = d.value("length_penalty", std::string("gnmt"));  // older models: gnmt
-    m.decode.max_length_a = d.at("max_length_a").get<double>();
-    m.decode.max_length_b = d.at("max_length_b").get<int64_t>();
-    m.decode.batch_sentences = d.at("batch_sentences").get<int64_t>();
+    // Older models have no length_penalty: gnmt, the default.
+    m.decode = MtDecodeOptions::fromJson(c.at("decode"), config_path + ": decode");
     m.model = models::makeSeq2SeqModel(c.at("model").get<std::string>(), c.at("config"), vocabulary,
                                        {m.ids.pad, m.ids.unk, m.ids.bos, m.ids.eos});
   } catch (const nlohmann::json::exception& e) {
@@ -68,10 +64,8 @@ int runTranslate(const ModelCommandLine& cl) {
   auto options = model.decode;
   if (cl.beam > 0) options.beam = cl.beam;
   if (cl.alpha >= 0) options.alpha = cl.alpha;
-  if (!cl.length_penalty.empty()) {
-    models::parseLengthPenalty(cl.length_penalty);  // a bad name fails before any work
-    options.length_penalty = cl.length_penalty;
-  }
+  if (!cl.length_penalty.empty())  // a bad name fails before any work
+    options.length_penalty = models::parseLengthPenalty(cl.length_penalty);
   if (cl.batch_size > 0) options.batch_sentences = cl.batch_size;
   options.nbest = cl.nbest;
   if (options.nbest > options.beam)
