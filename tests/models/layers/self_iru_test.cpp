@@ -11,7 +11,7 @@ namespace {
 
 constexpr int64_t L = 6, B = 3, D = 8;
 
-// Seed 004 §A.3: with L = 0 the Self-IRU is f = σ(F_f x), o = σ(F_o x), z = tanh(F_z x),
+// Zhang et al. (2021), App. A.3: with L = 0 the Self-IRU is f = σ(F_f x), o = σ(F_o x), z = tanh(F_z x),
 // c_t = f ⊙ c_{t-1} + (1 - f) ⊙ z, h_t = o ⊙ c_t + x_t, F_* linear. Written out here with
 // plain tensor ops from the layer's own P.
 TEST(SelfIru, DepthZeroIsTheSruLikeUnitOfSeed004) {
@@ -72,8 +72,8 @@ TEST(SelfIru, NoResidualWhenSizesDiffer) {
   EXPECT_THROW(SelfIruLayer(SelfIruLayerOptions{D, D, -1}), c10::Error);
 }
 
-// Seed 004 §A.1 at depth 0: h = σ(F_f x) ⊙ x + σ(F_o x) ⊙ tanh(F_z x) + x.
-TEST(SelfIruFeedForward, DepthZeroFollowsSeedFormula) {
+// Zhang et al. (2021), App. A.1, at depth 0: h = σ(F_f x) ⊙ x + σ(F_o x) ⊙ tanh(F_z x) + x.
+TEST(SelfIruFeedForward, DepthZeroFollowsAppendixA1) {
   SelfIruFeedForward ffn(D, 0);
   ffn->to(torch::kDouble);
   torch::NoGradGuard no_grad;

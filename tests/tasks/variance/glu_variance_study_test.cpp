@@ -1,4 +1,4 @@
-// Seed 003 Appendix A on a small gated-conv stack. Derived per-block factor: 1 for
+// Gehring et al. (2017), App. A, on a small gated-conv stack. Derived per-block factor: 1 for
 // N(0, sqrt(4p/n)), 1/(4p) for the naive N(0, sqrt(1/n)). Tolerances: the weights are one
 // draw; each block's variance factor is the mean of c_out squared row norms of n = k·c_in
 // Gaussian weights, relative standard deviation sqrt(2/(n·c_out)), so the stack's
