@@ -19,6 +19,49 @@
 #include "models/heads/text_classifier.h"
 
 namespace recurlab::experiments {
+namespace {
+
+// At most `max_examples` training sentences (0: all), a seeded random subset.
+void subsampleTraining(ClassificationSplit& split, int64_t max_examples, uint64_t seed) {
+  if (max_examples <= 0 || split.train.size() <= static_cast<size_t>(max_examples)) return;
+  const auto order = seededPermutation(split.train.size(), deriveSeed(seed, "subsample"));
+  std::vector<LabeledSentence> kept;
+  for (int64_t i = 0; i < max_examples; ++i) kept.push_back(split.train[order[i]]);
+  split.train = std::move(kept);
+}
+
+// The best dev epoch's weights (those the test accuracy came from), or the last epoch's, and
+// what rebuilds the classifier (classify_command.h).
+TrainedModel keptClassifier(const std::string& keep_model, const ClassificationUnitPlace& u,
+                            const nlohmann::json& unit_json, const ClassifierEmbedding& embedding,
+                            int64_t classes, int64_t batch_size,
+                            const models::TextClassifier& model, const TrainOutcome& outcome,
+                            const UnitResult& r, Hdf5RunLog& log, const std::string& g) {
+  TrainedModel kept;
+  kept.task = "classification";
+  kept.model = u.model;
+  kept.weights = keepModelNamed(keep_model);
+  kept.best = {"test_acc", r.metrics.at("test_acc"), outcome.best_epoch};
+  kept.last = [&log, g, epochs = outcome.epochs] {
+    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
+  };
+  kept.config = {{"encoder", unit_json.at("encoder")},
+                 {"config", unit_json.at("config")},
+                 {"pooling", unit_json.value("pooling", "auto")},
+                 {"embed_dim", embedding.dim},
+                 {"classes", classes},
+                 {"vocabulary", embedding.vocabulary.size()},
+                 {"batch_size", batch_size},
+                 {"dataset", u.dataset}};
+  kept.files.push_back({kClassifierVocabularyFile, [vocabulary = embedding.vocabulary](
+                                                       const std::string& path) {
+                          writeVocabularyFile(vocabulary, path);
+                        }});
+  kept.module = model.ptr();
+  return kept;
+}
+
+}  // namespace
 
 ClassificationTask::ClassificationTask(ClassificationConfig config, std::string data_dir)
     : config_(std::move(config)), data_dir_(std::move(data_dir)) {
@@ -114,13 +157,7 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
                                        static_cast<uint64_t>(config_.split_seed),
                                        config_.dev_fraction);
   const uint64_t seed = ctx.seed;
-  if (head_options.max_train_examples > 0 &&
-      split.train.size() > static_cast<size_t>(head_options.max_train_examples)) {
-    const auto order = seededPermutation(split.train.size(), deriveSeed(seed, "subsample"));
-    std::vector<LabeledSentence> kept;
-    for (int64_t i = 0; i < head_options.max_train_examples; ++i) kept.push_back(split.train[order[i]]);
-    split.train = std::move(kept);
-  }
+  subsampleTraining(split, head_options.max_train_examples, seed);
   auto embedding = classifierEmbeddings(split, wordVectors(), head_options.embed_dim,
                                         deriveSeed(seed, "oov"));
   EncodedSplits encoded;
@@ -183,29 +220,8 @@ UnitResult ClassificationTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.metrics["step_seconds"] = outcome.times.step;
   r.metrics["eval_seconds"] = outcome.times.evaluation;
   r.metrics["checkpoint_seconds"] = outcome.times.checkpoint;
-  // The best dev epoch's weights (those the test accuracy came from), or the last epoch's.
-  TrainedModel kept;
-  kept.task = "classification";
-  kept.model = u.model;
-  kept.weights = keepModelNamed(config_.keep_model);
-  kept.best = {"test_acc", r.metrics["test_acc"], outcome.best_epoch};
-  kept.last = [&log, g, epochs = outcome.epochs] {
-    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
-  };
-  kept.config = {{"encoder", unit_json.at("encoder")},
-                 {"config", unit_json.at("config")},
-                 {"pooling", unit_json.value("pooling", "auto")},
-                 {"embed_dim", embedding.dim},
-                 {"classes", split.num_classes},
-                 {"vocabulary", embedding.vocabulary.size()},
-                 {"batch_size", head_options.batch_size},
-                 {"dataset", u.dataset}};
-  kept.files.push_back({kClassifierVocabularyFile, [vocabulary = embedding.vocabulary](
-                                                       const std::string& path) {
-                          writeVocabularyFile(vocabulary, path);
-                        }});
-  kept.module = model.ptr();
-  r.kept_model = std::move(kept);
+  r.kept_model = keptClassifier(config_.keep_model, u, unit_json, embedding, split.num_classes,
+                                head_options.batch_size, model, outcome, r, log, g);
   return r;
 }
 

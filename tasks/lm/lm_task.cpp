@@ -39,6 +39,40 @@ int64_t budgetProbeWidth(const nlohmann::json& unit, const LanguageModelOptions&
   return widest + 1;
 }
 
+namespace {
+
+// Step-time breakdown on a few real training steps (forward, backward; no update): the
+// profile_* metrics of the unit.
+void profileTrainingSteps(LanguageModelImpl& lm, const BpttStreams& train_streams,
+                          const torch::Device& device, UnitResult& r) {
+  const int64_t steps = std::min<int64_t>(4, train_streams.segments());
+  models::SequenceState state;
+  lm.train();
+  Meter wall = Meter::time();
+  std::map<std::string, double> seconds;
+  {
+    auto timing = wall.measure();
+    OpTimeProfile profile;
+    for (int64_t k = 0; k < steps; ++k) {
+      const auto seg = train_streams.segment(k);
+      auto [logits, next] = lm.forward(seg.inputs.to(device), state);
+      auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
+                                                       seg.targets.to(device).reshape({-1}));
+      lm.zero_grad();
+      loss.backward();
+      state = next.detached();
+    }
+    seconds = profile.seconds();
+  }
+  lm.zero_grad();
+  r.metrics["profile_seconds"] = wall.value();
+  r.counts["profile_steps"] = steps;
+  for (const char* c : {"matmul", "recurrence", "other"})
+    r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;
+}
+
+}  // namespace
+
 LmTask::LmTask(LmConfig config, std::string data_dir)
     : config_(std::move(config)), data_dir_(std::move(data_dir)) {
   for (const auto& m : config_.models) {
@@ -89,6 +123,17 @@ nlohmann::json LmTask::unitTemplate(const Unit& unit) const {
   return config_.unitTemplate(config_.model(model_of_.at(unit.group)));
 }
 
+int64_t LmTask::fittedWidth(const Unit& unit, const nlohmann::json& unit_json,
+                            const LanguageModelOptions& lm_options) const {
+  if (config_.budget <= 0) return 0;
+  const auto fit = fitWidthToBudget(
+      [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
+      config_.budget, config_.budget_tolerance,
+      "budget (model " + model_of_.at(unit.group) + ")", 1 << 15,
+      budgetProbeWidth(unit_json, lm_options));
+  return fit.width;
+}
+
 UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const auto& unit_json = ctx.config;
   const auto options = lmUnitOptions(unit_json, "lm config: models." + model_of_.at(unit.group));
@@ -102,15 +147,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
                          "corpus.test (" + (files.test.empty() ? files.train : files.test) + ")");
   const auto lm_options = options.lm.model(data.size());
 
-  int64_t width = 0;
-  if (config_.budget > 0) {
-    const auto fit = fitWidthToBudget(
-        [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
-        config_.budget, config_.budget_tolerance,
-        "budget (model " + model_of_.at(unit.group) + ")", 1 << 15,
-        budgetProbeWidth(unit_json, lm_options));
-    width = fit.width;
-  }
+  const int64_t width = fittedWidth(unit, unit_json, lm_options);
   torch::manual_seed(ctx.seed);  // model initialisation
   LanguageModel lm(buildLanguageModel(unit_json, lm_options, width));
   const int64_t parameters = lm->trainableParameters();
@@ -172,39 +209,23 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
           ? static_cast<double>(train_streams.targets()) * static_cast<double>(outcome.epochs) / outcome.train_seconds
           : 0.0;
 
-  if (!outcome.diverged) {
-    // Step-time breakdown on a few real training steps (forward, backward; no update).
-    const int64_t steps = std::min<int64_t>(4, train_streams.segments());
-    models::SequenceState state;
-    lm->train();
-    Meter wall = Meter::time();
-    std::map<std::string, double> seconds;
-    {
-      auto timing = wall.measure();
-      OpTimeProfile profile;
-      for (int64_t k = 0; k < steps; ++k) {
-        const auto seg = train_streams.segment(k);
-        auto [logits, next] = lm->forward(seg.inputs.to(device), state);
-        auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(2)}),
-                                                         seg.targets.to(device).reshape({-1}));
-        lm->zero_grad();
-        loss.backward();
-        state = next.detached();
-      }
-      seconds = profile.seconds();
-    }
-    lm->zero_grad();
-    r.metrics["profile_seconds"] = wall.value();
-    r.counts["profile_steps"] = steps;
-    for (const char* c : {"matmul", "recurrence", "other"})
-      r.metrics[std::string("profile_") + c + "_seconds"] = seconds.count(c) ? seconds.at(c) : 0.0;
-  }
+  if (!outcome.diverged) profileTrainingSteps(*lm, train_streams, device, r);
+  r.kept_model = keptModel(unit, unit_json, width, lm.ptr(), outcome, r, log, g);
+  return r;
+}
+
+TrainedModel LmTask::keptModel(const Unit& unit, const nlohmann::json& unit_json, int64_t width,
+                               const std::shared_ptr<LanguageModelImpl>& lm,
+                               const TrainOutcome& outcome, const UnitResult& r, Hdf5RunLog& log,
+                               const std::string& g) const {
+  const LmCorpus& data = *corpus_;  // loaded by runUnit
+  const auto& metric = config_.corpus.metric;
   // The best valid epoch's weights (those the test number came from), or the last epoch's.
   TrainedModel kept;
   kept.task = "lm";
   kept.model = model_of_.at(unit.group);
   kept.weights = keepModelNamed(config_.keep_model);
-  kept.best = {"test_" + metric, r.metrics["test_" + metric], outcome.best_epoch};
+  kept.best = {"test_" + metric, r.metrics.at("test_" + metric), outcome.best_epoch};
   kept.last = [&log, g, metric, epochs = outcome.epochs] {
     const double nats = log.readTable(g + "/epochs").column("valid_nats").back();
     return KeptScore{"valid_" + metric, metric == "ppl" ? perplexity(nats) : bitsPerSymbol(nats),
@@ -222,9 +243,8 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
   kept.files.push_back({kLmVocabularyFile, [&data](const std::string& path) {
                           writeLmVocabulary(data.vocabulary, data.unknown_id, path);
                         }});
-  kept.module = lm.ptr();
-  r.kept_model = std::move(kept);
-  return r;
+  kept.module = lm;
+  return kept;
 }
 
 }  // namespace recurlab::experiments

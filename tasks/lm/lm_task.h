@@ -16,6 +16,7 @@
 namespace recurlab::experiments {
 
 class LanguageModelImpl;
+struct TrainOutcome;
 
 class LmTask : public Task {
  public:
@@ -37,6 +38,15 @@ class LmTask : public Task {
   UnitResult runUnit(const Unit& unit, UnitContext& context) override;
 
  private:
+  // The "hidden" width that meets the config's parameter budget (0: no budget).
+  int64_t fittedWidth(const Unit& unit, const nlohmann::json& unit_json,
+                      const LanguageModelOptions& lm_options) const;
+  // What the runner keeps of the unit: the best valid epoch's weights (those the test number
+  // came from), or the last epoch's, and what rebuilds the model (lm_kept_model.h).
+  TrainedModel keptModel(const Unit& unit, const nlohmann::json& unit_json, int64_t width,
+                         const std::shared_ptr<LanguageModelImpl>& lm, const TrainOutcome& outcome,
+                         const UnitResult& r, Hdf5RunLog& log, const std::string& g) const;
+
   LmConfig config_;
   std::string data_dir_;
   std::vector<Unit> units_;

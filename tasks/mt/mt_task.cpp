@@ -27,6 +27,34 @@ std::string joinLines(const std::vector<std::string>& lines) {
   return text;
 }
 
+// The final model: the average of the last k epochs' weights (fairseq's average_checkpoints),
+// else the last epoch's. Returns how many epochs' weights it holds.
+int64_t averageLastEpochs(models::Seq2SeqModel& model, const CheckpointStore& checkpoints,
+                          int64_t average_last) {
+  if (average_last <= 1 || !checkpoints.enabled()) return 1;
+  auto names = checkpoints.numbered("epoch-");
+  if (static_cast<int64_t>(names.size()) > average_last)
+    names.erase(names.begin(), names.end() - average_last);
+  if (names.size() <= 1) return 1;
+  std::vector<std::string> files;
+  for (const auto& n : names) files.push_back(checkpoints.path(n));
+  loadAveragedCheckpoints(model, files);
+  return static_cast<int64_t>(files.size());
+}
+
+// Target tokens per second over the unit's training epochs (evaluation excluded).
+double trainTokensPerSecond(const Hdf5RunLog& log, const std::string& g) {
+  const auto table = log.readTable(g + "/epochs");
+  const auto seconds = table.column("seconds");
+  const auto speed = table.column("examples_per_second");
+  double tokens = 0, total = 0;
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    tokens += speed[i] * seconds[i];
+    total += seconds[i];
+  }
+  return total > 0 ? tokens / total : 0.0;
+}
+
 }  // namespace
 
 MtTask::MtTask(MtConfig config, std::string data_dir)
@@ -150,22 +178,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
 
   auto& log = ctx.log;
   const std::string& g = ctx.group;
-  log.setAttribute(g, "model", unit_json.at("model").get<std::string>());
-  log.setAttribute(g, "parameters", parameters);
-  log.setAttribute(g, "vocabulary", subwords_->size());
-  log.setAttribute(g, "subword_type", config_.subword_type);
-  log.setAttribute(g, "train_lines", counts_.train_lines);
-  log.setAttribute(g, "train_pairs", static_cast<int64_t>(data_.train.size()));
-  log.setAttribute(g, "train_empty_pairs_skipped", counts_.train_empty);
-  log.setAttribute(g, "train_too_long_dropped", counts_.train_too_long);
-  log.setAttribute(g, "train_subset_dropped", counts_.train_subset_dropped);
-  log.setAttribute(g, "max_length", config_.max_length);
-  log.setAttribute(g, "valid_pairs", static_cast<int64_t>(data_.valid.size()));
-  log.setAttribute(g, "test_pairs", static_cast<int64_t>(data_.test.size()));
-  log.setAttribute(g, "valid_empty_pairs_skipped", counts_.valid_empty);
-  log.setAttribute(g, "test_empty_pairs_skipped", counts_.test_empty);
-  log.setAttribute(g, "source_language", config_.source_language);
-  log.setAttribute(g, "target_language", config_.target_language);
+  logUnitData(log, g, unit_json.at("model").get<std::string>(), parameters);
 
   TranslationTrainingOptions to;
   to.max_tokens = options.max_tokens;
@@ -193,26 +206,46 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     return r;
   }
 
-  // The final model: the average of the last k epochs' weights (fairseq's
-  // average_checkpoints), else the last epoch's.
-  int64_t averaged = 1;
-  if (decode.average_last > 1 && ctx.checkpoints.enabled()) {
-    auto names = ctx.checkpoints.numbered("epoch-");
-    if (static_cast<int64_t>(names.size()) > decode.average_last)
-      names.erase(names.begin(), names.end() - decode.average_last);
-    if (names.size() > 1) {
-      std::vector<std::string> files;
-      for (const auto& n : names) files.push_back(ctx.checkpoints.path(n));
-      loadAveragedCheckpoints(*model, files);
-      averaged = static_cast<int64_t>(files.size());
-    }
-  }
+  const int64_t averaged = averageLastEpochs(*model, ctx.checkpoints, decode.average_last);
   r.counts["checkpoints_averaged"] = averaged;
 
   r.metrics["final_valid_nll"] = training.meanNll(data_.valid);
   r.metrics["final_valid_ppl"] = std::exp(r.metrics["final_valid_nll"]);
   const auto translated = translateCorpus(*model, data_.test, data_.ids, to.test);
-  const auto text = training.detokenize(translated.hypotheses);
+  writeTestScores(training.detokenize(translated.hypotheses), translated, decode, averaged, r,
+                  log, g);
+  if (!data_.test.empty())
+    logAttention(*model, translated.hypotheses, decode.attention_sentence,
+                 torch::Device(ctx.execution.device), log, g);
+  r.kept_model = keptModel(unit, unit_json, model, decode, averaged, outcome, r, log, g);
+  if (ranks != nullptr) ranks->waitForRankZero("final test of " + unit.label);
+  return r;
+}
+
+void MtTask::logUnitData(Hdf5RunLog& log, const std::string& g, const std::string& model,
+                         int64_t parameters) const {
+  log.setAttribute(g, "model", model);
+  log.setAttribute(g, "parameters", parameters);
+  log.setAttribute(g, "vocabulary", subwords_->size());
+  log.setAttribute(g, "subword_type", config_.subword_type);
+  log.setAttribute(g, "train_lines", counts_.train_lines);
+  log.setAttribute(g, "train_pairs", static_cast<int64_t>(data_.train.size()));
+  log.setAttribute(g, "train_empty_pairs_skipped", counts_.train_empty);
+  log.setAttribute(g, "train_too_long_dropped", counts_.train_too_long);
+  log.setAttribute(g, "train_subset_dropped", counts_.train_subset_dropped);
+  log.setAttribute(g, "max_length", config_.max_length);
+  log.setAttribute(g, "valid_pairs", static_cast<int64_t>(data_.valid.size()));
+  log.setAttribute(g, "test_pairs", static_cast<int64_t>(data_.test.size()));
+  log.setAttribute(g, "valid_empty_pairs_skipped", counts_.valid_empty);
+  log.setAttribute(g, "test_empty_pairs_skipped", counts_.test_empty);
+  log.setAttribute(g, "source_language", config_.source_language);
+  log.setAttribute(g, "target_language", config_.target_language);
+}
+
+void MtTask::writeTestScores(const std::vector<std::string>& text,
+                             const CorpusTranslation& translated, const MtDecodeOptions& decode,
+                             int64_t averaged, UnitResult& r, Hdf5RunLog& log,
+                             const std::string& g) const {
   metrics::BleuOptions mixed, lowercase;
   lowercase.lowercase = true;
   const auto bleu = metrics::corpusBleu(text, {data_.test_references}, mixed);
@@ -226,18 +259,7 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
     r.texts["test_bleu_tok_lc_line"] = metrics::formatBleu(bleu_tok, metrics::bleuSignature(tok_lc, 1), 2);
   }
   r.metrics["beam_sentences_per_second"] = translated.sentencesPerSecond();
-  r.metrics["train_tokens_per_second"] = 0;
-  {
-    const auto table = log.readTable(g + "/epochs");
-    const auto seconds = table.column("seconds");
-    const auto speed = table.column("examples_per_second");
-    double tokens = 0, total = 0;
-    for (size_t i = 0; i < seconds.size(); ++i) {
-      tokens += speed[i] * seconds[i];
-      total += seconds[i];
-    }
-    r.metrics["train_tokens_per_second"] = total > 0 ? tokens / total : 0.0;
-  }
+  r.metrics["train_tokens_per_second"] = trainTokensPerSecond(log, g);
   r.texts["test_bleu_line"] =
       metrics::formatBleu(bleu, metrics::bleuSignature(mixed, 1), 2);
   r.texts["test_bleu_lc_line"] =
@@ -250,69 +272,74 @@ UnitResult MtTask::runUnit(const Unit& unit, UnitContext& ctx) {
   log.writeText(g + "/test_translations", joinLines(text));
   log.writeText(g + "/test_references", joinLines(data_.test_references));
   log.writeText(g + "/test_sources", joinLines(data_.test_sources));
+}
 
-  // One test sentence's attention maps, one per decoder attention (layer).
-  if (!data_.test.empty()) {
-    const auto k = static_cast<size_t>(std::min<int64_t>(decode.attention_sentence,
-                                                         static_cast<int64_t>(data_.test.size()) - 1));
-    torch::NoGradGuard no_grad;
-    model->eval();
-    EncodedPair pair{data_.test[k].source, translated.hypotheses[k]};
-    const auto batch = makeTranslationBatch({pair}, {0}, data_.ids);
-    const torch::Device device(ctx.execution.device);
-    const auto memory = model->encode(batch.source.to(device), batch.source_pad.to(device));
-    const auto out = model->decode(batch.target_in.to(device), batch.target_pad.to(device), memory,
-                                   {}, true);
-    std::vector<std::string> source_pieces, target_pieces;
-    for (auto id : pair.source) source_pieces.push_back(subwords_->decode({id}));
-    source_pieces.push_back("</s>");
-    for (auto id : pair.target) target_pieces.push_back(subwords_->decode({id}));
-    target_pieces.push_back("</s>");
-    log.writeText(g + "/attention/source_pieces", joinLines(source_pieces));
-    log.writeText(g + "/attention/target_pieces", joinLines(target_pieces));
-    log.setAttribute(g + "/attention", "sentence", static_cast<int64_t>(k));
-    for (size_t layer = 0; layer < out.attention.size(); ++layer) {
-      const auto a = out.attention[layer].select(0, 0).to(torch::kDouble).cpu().contiguous();  // (T, S)
-      std::vector<double> values(a.data_ptr<double>(), a.data_ptr<double>() + a.numel());
-      log.writeArray(g + "/attention/layer_" + std::to_string(layer + 1), values,
-                     {static_cast<uint64_t>(a.size(0)), static_cast<uint64_t>(a.size(1))});
-    }
-    log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
+void MtTask::logAttention(models::Seq2SeqModel& model,
+                          const std::vector<std::vector<int64_t>>& hypotheses,
+                          int64_t attention_sentence, const torch::Device& device,
+                          Hdf5RunLog& log, const std::string& g) const {
+  const auto k = static_cast<size_t>(
+      std::min<int64_t>(attention_sentence, static_cast<int64_t>(data_.test.size()) - 1));
+  torch::NoGradGuard no_grad;
+  model.eval();
+  EncodedPair pair{data_.test[k].source, hypotheses[k]};
+  const auto batch = makeTranslationBatch({pair}, {0}, data_.ids);
+  const auto memory = model.encode(batch.source.to(device), batch.source_pad.to(device));
+  const auto out = model.decode(batch.target_in.to(device), batch.target_pad.to(device), memory,
+                                {}, true);
+  std::vector<std::string> source_pieces, target_pieces;
+  for (auto id : pair.source) source_pieces.push_back(subwords_->decode({id}));
+  source_pieces.push_back("</s>");
+  for (auto id : pair.target) target_pieces.push_back(subwords_->decode({id}));
+  target_pieces.push_back("</s>");
+  log.writeText(g + "/attention/source_pieces", joinLines(source_pieces));
+  log.writeText(g + "/attention/target_pieces", joinLines(target_pieces));
+  log.setAttribute(g + "/attention", "sentence", static_cast<int64_t>(k));
+  for (size_t layer = 0; layer < out.attention.size(); ++layer) {
+    const auto a = out.attention[layer].select(0, 0).to(torch::kDouble).cpu().contiguous();  // (T, S)
+    std::vector<double> values(a.data_ptr<double>(), a.data_ptr<double>() + a.numel());
+    log.writeArray(g + "/attention/layer_" + std::to_string(layer + 1), values,
+                   {static_cast<uint64_t>(a.size(0)), static_cast<uint64_t>(a.size(1))});
   }
-  {
-    // The averaged model the test used, or the best or last epoch's (from their checkpoints).
-    TrainedModel kept;
-    kept.task = "mt";
-    kept.model = model_of_group_.at(unit.group);
-    kept.weights = keepModelNamed(config_.keep_model);
-    if (kept.weights == KeepModel::Averaged && averaged == 1)
-      kept.weights = KeepModel::Last;  // what the test used
-    const KeptScore tested{"test_bleu", r.metrics["test_bleu"], outcome.epochs};
-    kept.best = kept.weights == KeepModel::Best
-                    ? KeptScore{"valid_bleu", r.metrics["best_valid_bleu"], outcome.best_epoch}
-                    : tested;
-    kept.last = [&log, g, tested, averaged] {
-      if (averaged == 1) return tested;
-      // Not what the test used: its valid BLEU.
-      return KeptScore{"valid_bleu", log.readTable(g + "/epochs").column("valid_bleu").back(),
-                       tested.epoch};
-    };
-    kept.config = {{"model", unit_json.at("model")},
-                   {"config", unit_json.at("config")},
-                   {"vocabulary", subwords_->size()},
-                   {"special_ids", {{"pad", ids.pad}, {"unk", ids.unk}, {"bos", ids.bos}, {"eos", ids.eos}}},
-                   {"decode", decode.keptJson()},
-                   {"source_language", config_.source_language},
-                   {"target_language", config_.target_language},
-                   {"subword_type", config_.subword_type}};
-    kept.files.push_back({kMtSubwordFile, [subwords = subwords_->path()](const std::string& path) {
-                            std::filesystem::copy_file(subwords, path);
-                          }});
-    kept.module = model;
-    r.kept_model = std::move(kept);
-  }
-  if (ranks != nullptr) ranks->waitForRankZero("final test of " + unit.label);
-  return r;
+  log.setAttribute(g + "/attention", "layers", static_cast<int64_t>(out.attention.size()));
+}
+
+TrainedModel MtTask::keptModel(const Unit& unit, const nlohmann::json& unit_json,
+                               const std::shared_ptr<models::Seq2SeqModel>& model,
+                               const MtDecodeOptions& decode, int64_t averaged,
+                               const TrainOutcome& outcome, const UnitResult& r, Hdf5RunLog& log,
+                               const std::string& g) const {
+  // The averaged model the test used, or the best or last epoch's (from their checkpoints).
+  const models::Seq2SeqSpecialIds ids{data_.ids.pad, data_.ids.unk, data_.ids.bos, data_.ids.eos};
+  TrainedModel kept;
+  kept.task = "mt";
+  kept.model = model_of_group_.at(unit.group);
+  kept.weights = keepModelNamed(config_.keep_model);
+  if (kept.weights == KeepModel::Averaged && averaged == 1)
+    kept.weights = KeepModel::Last;  // what the test used
+  const KeptScore tested{"test_bleu", r.metrics.at("test_bleu"), outcome.epochs};
+  kept.best = kept.weights == KeepModel::Best
+                  ? KeptScore{"valid_bleu", r.metrics.at("best_valid_bleu"), outcome.best_epoch}
+                  : tested;
+  kept.last = [&log, g, tested, averaged] {
+    if (averaged == 1) return tested;
+    // Not what the test used: its valid BLEU.
+    return KeptScore{"valid_bleu", log.readTable(g + "/epochs").column("valid_bleu").back(),
+                     tested.epoch};
+  };
+  kept.config = {{"model", unit_json.at("model")},
+                 {"config", unit_json.at("config")},
+                 {"vocabulary", subwords_->size()},
+                 {"special_ids", {{"pad", ids.pad}, {"unk", ids.unk}, {"bos", ids.bos}, {"eos", ids.eos}}},
+                 {"decode", decode.keptJson()},
+                 {"source_language", config_.source_language},
+                 {"target_language", config_.target_language},
+                 {"subword_type", config_.subword_type}};
+  kept.files.push_back({kMtSubwordFile, [subwords = subwords_->path()](const std::string& path) {
+                          std::filesystem::copy_file(subwords, path);
+                        }});
+  kept.module = model;
+  return kept;
 }
 
 }  // namespace recurlab::experiments

@@ -19,6 +19,8 @@
 
 namespace recurlab::experiments {
 
+struct TrainOutcome;
+
 // The joint subword model's name in a kept model's folder.
 inline constexpr const char* kMtSubwordFile = "subwords.model";
 
@@ -54,6 +56,26 @@ class MtTask : public Task {
   UnitResult runUnit(const Unit& unit, UnitContext& context) override;
 
  private:
+  // What the unit trains on, in its group: the data's counts, the subwords, the languages.
+  void logUnitData(Hdf5RunLog& log, const std::string& g, const std::string& model,
+                   int64_t parameters) const;
+  // The final test's BLEU (mixed case, lowercased, tokenized lowercased), its speed and
+  // signatures into `r`; the test translations, references and sources into the log.
+  void writeTestScores(const std::vector<std::string>& text, const CorpusTranslation& translated,
+                       const MtDecodeOptions& decode, int64_t averaged, UnitResult& r,
+                       Hdf5RunLog& log, const std::string& g) const;
+  // One test sentence's attention maps, one per decoder attention (layer).
+  void logAttention(models::Seq2SeqModel& model,
+                    const std::vector<std::vector<int64_t>>& hypotheses,
+                    int64_t attention_sentence, const torch::Device& device, Hdf5RunLog& log,
+                    const std::string& g) const;
+  // What the runner keeps of the unit: the weights the test used (or the best or last).
+  TrainedModel keptModel(const Unit& unit, const nlohmann::json& unit_json,
+                         const std::shared_ptr<models::Seq2SeqModel>& model,
+                         const MtDecodeOptions& decode, int64_t averaged,
+                         const TrainOutcome& outcome, const UnitResult& r, Hdf5RunLog& log,
+                         const std::string& g) const;
+
   MtConfig config_;
   std::string data_dir_;
   std::vector<Unit> units_;

@@ -35,6 +35,91 @@ std::vector<int64_t> subsample(std::vector<int64_t> xs, int64_t keep, uint64_t s
   return out;
 }
 
+// The reader's vocabulary: the training questions' and paragraphs' words; with word vectors,
+// DrQA's restricted vocabulary (only words with a vector) and its embedding matrix.
+struct ReaderVocabulary {
+  Vocabulary vocabulary;
+  std::vector<float> pretrained;  // vocabulary x embed_dim, or empty: a random init
+  int64_t tune_top = 0, pretrained_words = 0;
+};
+
+ReaderVocabulary readerVocabulary(const SquadDataset& train_data, const QaTokens& train_tokens,
+                                  const std::vector<int64_t>& questions,
+                                  const QaReaderOptions& reader, const std::string& embeddings,
+                                  uint64_t seed) {
+  ReaderVocabulary out;
+  int64_t question_words = 0;
+  auto& vocabulary = out.vocabulary;
+  vocabulary = buildQaVocabulary(train_data, train_tokens, questions, reader.min_count,
+                                 &question_words);
+  if (embeddings.empty()) return out;
+  // DrQA's restricted vocabulary: only words with a vector; the most frequent question words
+  // (first in the vocabulary) are the ones fine-tuned.
+  std::unordered_set<std::string> words;
+  for (int64_t i = 2; i < vocabulary.size(); ++i) words.insert(vocabulary.word(i));
+  WordVectorLoadOptions o;
+  o.vocabulary = &words;
+  const auto vectors = loadWordVectors(embeddings, o);
+  if (vectors.dim != reader.embed_dim)
+    throw std::invalid_argument("qa config: reader.embed_dim = " + std::to_string(reader.embed_dim) +
+                                " but " + embeddings + " has dimension " + std::to_string(vectors.dim));
+  Vocabulary restricted;
+  int64_t kept_question_words = 0;
+  for (int64_t i = 2; i < vocabulary.size(); ++i)
+    if (vectors.find(vocabulary.word(i))) {
+      restricted.add(vocabulary.word(i));
+      if (i - 2 < question_words) ++kept_question_words;
+    }
+  vocabulary = restricted;
+  torch::manual_seed(deriveSeed(seed, "unknown-vector"));
+  const auto unk = torch::randn({reader.embed_dim});
+  out.pretrained.assign(static_cast<size_t>(vocabulary.size() * reader.embed_dim), 0.0f);
+  for (int64_t k = 0; k < reader.embed_dim; ++k) out.pretrained[static_cast<size_t>(reader.embed_dim + k)] = unk[k].item<float>();
+  for (int64_t i = 2; i < vocabulary.size(); ++i) {
+    const float* v = vectors.vector(*vectors.find(vocabulary.word(i)));
+    std::copy(v, v + reader.embed_dim, out.pretrained.begin() + i * reader.embed_dim);
+  }
+  out.pretrained_words = vocabulary.size() - 2;
+  out.tune_top = std::min(reader.tune_top, kept_question_words);
+  return out;
+}
+
+// The best dev epoch's weights (those of the reported dev F1), or the last epoch's, and what
+// rebuilds the reader (predict_command.h).
+TrainedModel keptReader(const QaConfig& config, const QaModelSpec& spec,
+                        const DocumentReaderOptions& o, int64_t max_span, int64_t batch_size,
+                        const Vocabulary& vocabulary, const DocumentReader& model,
+                        const TrainOutcome& outcome, const UnitResult& r, Hdf5RunLog& log,
+                        const std::string& g) {
+  TrainedModel kept;
+  kept.task = "qa";
+  kept.model = spec.name;
+  kept.weights = keepModelNamed(config.keep_model);
+  kept.best = {"dev_f1", r.metrics.at("best_dev_f1"), outcome.best_epoch};
+  kept.last = [&log, g, epochs = outcome.epochs] {
+    return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(), epochs};
+  };
+  kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
+                              {"config", spec.encoder.config},
+                              {"concat_layers", spec.encoder.concat_layers},
+                              {"layers", spec.encoder.layers},
+                              {"layer_dropout", spec.encoder.layer_dropout}}},
+                 {"embed_dim", o.embed_dim},
+                 {"features", o.features},
+                 {"embed_dropout", o.embed_dropout},
+                 {"output_dropout", o.output_dropout},
+                 {"tune_top", o.tune_top},
+                 {"vocabulary", vocabulary.size()},
+                 {"max_span", max_span},
+                 {"batch_size", batch_size},
+                 {"max_context_chars", config.data.max_context_chars}};
+  kept.files.push_back({kQaVocabularyFile, [vocabulary](const std::string& path) {
+                          writeVocabularyFile(vocabulary, path);
+                        }});
+  kept.module = model.ptr();
+  return kept;
+}
+
 }  // namespace
 
 QaSplit offlineSplit(const SquadDataset& data, const QaDataOptions& o) {
@@ -157,6 +242,31 @@ const QaModelSpec& QaTask::model(const Unit& unit) const {
 
 nlohmann::json QaTask::unitTemplate(const Unit& unit) const { return config_.unitJson(model(unit)); }
 
+void QaTask::logUnitData(Hdf5RunLog& log, const std::string& g, const QaModelSpec& spec,
+                         const UnitCounts& counts) const {
+  log.setAttribute(g, "model", spec.name);
+  log.setAttribute(g, "encoder", spec.encoder.encoder);
+  log.setAttribute(g, "protocol", split_.protocol);
+  log.setAttribute(g, "comparable_with_published", static_cast<int64_t>(split_.protocol == "official"));
+  log.setAttribute(g, "split_seed", config_.data.split_seed);
+  log.setAttribute(g, "train_questions", static_cast<int64_t>(split_.train.size()));
+  log.setAttribute(g, "train_examples", counts.train_examples);
+  log.setAttribute(g, "train_unaligned_skipped", counts.train_unaligned_skipped);
+  log.setAttribute(g, "dev_questions", counts.dev_questions);
+  log.setAttribute(g, "vocabulary", counts.vocabulary);
+  log.setAttribute(g, "pretrained_words", counts.pretrained_words);
+  log.setAttribute(g, "tuned_words", counts.tuned_words);
+  log.setAttribute(g, "parameters", counts.parameters);
+  log.setAttribute(g, "recurrent_parameters", counts.recurrent_parameters);
+  log.setAttribute(g, "mismatched_answers", train_data.mismatched_answers +
+                                                (train_data_ ? dev_data_->mismatched_answers : 0));
+  log.setAttribute(g, "truncated_contexts", train_data.truncated_contexts +
+                                                (train_data_ ? dev_data_->truncated_contexts : 0));
+  std::string held_out;
+  for (const auto& t : split_.dev_titles) held_out += (held_out.empty() ? "" : ", ") + t;
+  if (!held_out.empty()) log.setAttribute(g, "dev_articles", held_out);
+}
+
 UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const auto& spec = model(unit);
   const auto reader = config_.readerOptions(spec);
@@ -164,41 +274,10 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const SquadDataset& train_data = train_data_ ? *train_data_ : *dev_data_;
   const QaTokens& train_tokens = train_tokens_ ? *train_tokens_ : *dev_tokens_;
 
-  int64_t question_words = 0;
-  auto vocabulary = buildQaVocabulary(train_data, train_tokens, split_.train, reader.min_count,
-                                      &question_words);
-  std::vector<float> pretrained;
-  int64_t tune_top = 0, pretrained_words = 0;
-  if (!config_.embeddings.empty()) {
-    // DrQA's restricted vocabulary: only words with a vector; the most frequent question words
-    // (first in the vocabulary) are the ones fine-tuned.
-    std::unordered_set<std::string> words;
-    for (int64_t i = 2; i < vocabulary.size(); ++i) words.insert(vocabulary.word(i));
-    WordVectorLoadOptions o;
-    o.vocabulary = &words;
-    const auto vectors = loadWordVectors(config_.embeddings, o);
-    if (vectors.dim != reader.embed_dim)
-      throw std::invalid_argument("qa config: reader.embed_dim = " + std::to_string(reader.embed_dim) +
-                                  " but " + config_.embeddings + " has dimension " + std::to_string(vectors.dim));
-    Vocabulary restricted;
-    int64_t kept_question_words = 0;
-    for (int64_t i = 2; i < vocabulary.size(); ++i)
-      if (vectors.find(vocabulary.word(i))) {
-        restricted.add(vocabulary.word(i));
-        if (i - 2 < question_words) ++kept_question_words;
-      }
-    vocabulary = restricted;
-    torch::manual_seed(deriveSeed(ctx.seed, "unknown-vector"));
-    const auto unk = torch::randn({reader.embed_dim});
-    pretrained.assign(static_cast<size_t>(vocabulary.size() * reader.embed_dim), 0.0f);
-    for (int64_t k = 0; k < reader.embed_dim; ++k) pretrained[static_cast<size_t>(reader.embed_dim + k)] = unk[k].item<float>();
-    for (int64_t i = 2; i < vocabulary.size(); ++i) {
-      const float* v = vectors.vector(*vectors.find(vocabulary.word(i)));
-      std::copy(v, v + reader.embed_dim, pretrained.begin() + i * reader.embed_dim);
-    }
-    pretrained_words = vocabulary.size() - 2;
-    tune_top = std::min(reader.tune_top, kept_question_words);
-  }
+  ReaderVocabulary chosen =
+      readerVocabulary(train_data, train_tokens, split_.train, reader, config_.embeddings, ctx.seed);
+  const Vocabulary& vocabulary = chosen.vocabulary;
+  const int64_t tune_top = chosen.tune_top, pretrained_words = chosen.pretrained_words;
 
   std::vector<QaExample> train_examples, dev_examples;
   int64_t unaligned = 0;
@@ -220,7 +299,7 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
   o.embed_dropout = reader.embed_dropout;
   o.output_dropout = reader.output_dropout;
   o.encoder = spec.encoder;
-  o.pretrained = std::move(pretrained);
+  o.pretrained = std::move(chosen.pretrained);
   o.tune_top = tune_top;
   DocumentReader model(o);
   int64_t parameters = 0, recurrent_parameters = 0;
@@ -231,27 +310,10 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
 
   auto& log = ctx.log;
   const auto& g = ctx.group;
-  log.setAttribute(g, "model", spec.name);
-  log.setAttribute(g, "encoder", spec.encoder.encoder);
-  log.setAttribute(g, "protocol", split_.protocol);
-  log.setAttribute(g, "comparable_with_published", static_cast<int64_t>(split_.protocol == "official"));
-  log.setAttribute(g, "split_seed", config_.data.split_seed);
-  log.setAttribute(g, "train_questions", static_cast<int64_t>(split_.train.size()));
-  log.setAttribute(g, "train_examples", static_cast<int64_t>(train_examples.size()));
-  log.setAttribute(g, "train_unaligned_skipped", unaligned);
-  log.setAttribute(g, "dev_questions", static_cast<int64_t>(dev_examples.size()));
-  log.setAttribute(g, "vocabulary", vocabulary.size());
-  log.setAttribute(g, "pretrained_words", pretrained_words);
-  log.setAttribute(g, "tuned_words", tune_top);
-  log.setAttribute(g, "parameters", parameters);
-  log.setAttribute(g, "recurrent_parameters", recurrent_parameters);
-  log.setAttribute(g, "mismatched_answers", train_data.mismatched_answers +
-                                                (train_data_ ? dev_data_->mismatched_answers : 0));
-  log.setAttribute(g, "truncated_contexts", train_data.truncated_contexts +
-                                                (train_data_ ? dev_data_->truncated_contexts : 0));
-  std::string held_out;
-  for (const auto& t : split_.dev_titles) held_out += (held_out.empty() ? "" : ", ") + t;
-  if (!held_out.empty()) log.setAttribute(g, "dev_articles", held_out);
+  logUnitData(log, g, spec,
+              {static_cast<int64_t>(train_examples.size()), unaligned,
+               static_cast<int64_t>(dev_examples.size()), vocabulary.size(), pretrained_words,
+               tune_top, parameters, recurrent_parameters});
 
   const std::string predictions = run_dir_.empty() ? "" : run_dir_ + "/predictions-" + spec.name + ".json";
   ReaderTraining training(model, train_examples, dev_examples, *dev_data_, *dev_tokens_, train_options.batch_size,
@@ -271,36 +333,8 @@ UnitResult QaTask::runUnit(const Unit& unit, UnitContext& ctx) {
     r.metrics["predictions_f1"] = score.f1;
     r.texts["predictions_file"] = fs::path(predictions).filename().string();
   }
-  // The best dev epoch's weights (those of the reported dev F1), or the last epoch's.
-  {
-    TrainedModel kept;
-    kept.task = "qa";
-    kept.model = spec.name;
-    kept.weights = keepModelNamed(config_.keep_model);
-    kept.best = {"dev_f1", r.metrics["best_dev_f1"], outcome.best_epoch};
-    kept.last = [&log, g, epochs = outcome.epochs] {
-      return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(), epochs};
-    };
-    kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
-                                {"config", spec.encoder.config},
-                                {"concat_layers", spec.encoder.concat_layers},
-                                {"layers", spec.encoder.layers},
-                                {"layer_dropout", spec.encoder.layer_dropout}}},
-                   {"embed_dim", o.embed_dim},
-                   {"features", o.features},
-                   {"embed_dropout", o.embed_dropout},
-                   {"output_dropout", o.output_dropout},
-                   {"tune_top", o.tune_top},
-                   {"vocabulary", vocabulary.size()},
-                   {"max_span", reader.max_span},
-                   {"batch_size", train_options.batch_size},
-                   {"max_context_chars", config_.data.max_context_chars}};
-    kept.files.push_back({kQaVocabularyFile, [vocabulary](const std::string& path) {
-                            writeVocabularyFile(vocabulary, path);
-                          }});
-    kept.module = model.ptr();
-    r.kept_model = std::move(kept);
-  }
+  r.kept_model = keptReader(config_, spec, o, reader.max_span, train_options.batch_size,
+                            vocabulary, model, outcome, r, log, g);
   return r;
 }
 

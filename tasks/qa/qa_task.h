@@ -58,6 +58,13 @@ class QaTask : public Task {
 
  private:
   const QaModelSpec& model(const Unit& unit) const;
+  // What one unit's reader is made of and trains on, as its group records it.
+  struct UnitCounts {
+    int64_t train_examples = 0, train_unaligned_skipped = 0, dev_questions = 0, vocabulary = 0,
+            pretrained_words = 0, tuned_words = 0, parameters = 0, recurrent_parameters = 0;
+  };
+  void logUnitData(Hdf5RunLog& log, const std::string& g, const QaModelSpec& spec,
+                   const UnitCounts& counts) const;
 
   QaConfig config_;
   std::string data_dir_, run_dir_;
