@@ -27,6 +27,40 @@ void checkConcreteUnit(const nlohmann::json& unit, const std::string& where) {
   }
 }
 
+// Key own_datasets: name -> {"files": [1 to 3 files], "classes": K}.
+std::vector<ClassificationDatasetSpec> readOwnDatasets(const nlohmann::json& own) {
+  std::vector<ClassificationDatasetSpec> datasets;
+  const std::string expected = "an object of name -> {\"files\": [1 to 3 files], \"classes\": K}";
+  if (!own.is_object())
+    throw std::invalid_argument("classification config: key 'own_datasets' = " + own.dump() +
+                                " is invalid; expected " + expected);
+  for (auto it = own.begin(); it != own.end(); ++it) {
+    const std::string at = "classification config: own_datasets." + it.key();
+    const auto known = classificationDatasetNames();
+    if (std::find(known.begin(), known.end(), it.key()) != known.end())
+      throw std::invalid_argument(at + ": the name of a known benchmark; choose another");
+    JsonOptions d(it.value(), at);
+    ClassificationDatasetSpec spec;
+    spec.name = it.key();
+    spec.num_classes = static_cast<int>(d.getInt("classes", 0, 2, 100000));
+    const auto files = d.getJson("files", nlohmann::json());
+    d.finish();
+    if (spec.num_classes < 2)
+      throw std::invalid_argument(at + ": key 'classes' (the label count K >= 2) is missing");
+    if (!files.is_array() || files.empty() || files.size() > 3)
+      throw std::invalid_argument(at + ": key 'files' = " + files.dump() + " is invalid; expected " +
+                                  "[all] (cross-validation), [train, test] or [train, dev, test]");
+    for (const auto& f : files) {
+      if (!f.is_string()) throw std::invalid_argument(at + ": key 'files' holds " + f.dump() + "; expected paths");
+      spec.files.push_back(f.get<std::string>());
+    }
+    spec.cross_validation = files.size() == 1;
+    spec.given_dev = files.size() == 3;
+    datasets.push_back(spec);
+  }
+  return datasets;
+}
+
 }  // namespace
 
 ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) {
@@ -42,37 +76,7 @@ ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) 
   c.seeds = j.getInt("seeds", c.seeds, 1, 1000);
   c.embeddings = j.getString("embeddings", "");
 
-  if (json.contains("own_datasets")) {
-    const auto& own = json.at("own_datasets");
-    const std::string expected = "an object of name -> {\"files\": [1 to 3 files], \"classes\": K}";
-    if (!own.is_object())
-      throw std::invalid_argument("classification config: key 'own_datasets' = " + own.dump() +
-                                  " is invalid; expected " + expected);
-    for (auto it = own.begin(); it != own.end(); ++it) {
-      const std::string at = "classification config: own_datasets." + it.key();
-      const auto known = classificationDatasetNames();
-      if (std::find(known.begin(), known.end(), it.key()) != known.end())
-        throw std::invalid_argument(at + ": the name of a known benchmark; choose another");
-      JsonOptions d(it.value(), at);
-      ClassificationDatasetSpec spec;
-      spec.name = it.key();
-      spec.num_classes = static_cast<int>(d.getInt("classes", 0, 2, 100000));
-      const auto files = d.getJson("files", nlohmann::json());
-      d.finish();
-      if (spec.num_classes < 2)
-        throw std::invalid_argument(at + ": key 'classes' (the label count K >= 2) is missing");
-      if (!files.is_array() || files.empty() || files.size() > 3)
-        throw std::invalid_argument(at + ": key 'files' = " + files.dump() + " is invalid; expected " +
-                                    "[all] (cross-validation), [train, test] or [train, dev, test]");
-      for (const auto& f : files) {
-        if (!f.is_string()) throw std::invalid_argument(at + ": key 'files' holds " + f.dump() + "; expected paths");
-        spec.files.push_back(f.get<std::string>());
-      }
-      spec.cross_validation = files.size() == 1;
-      spec.given_dev = files.size() == 3;
-      c.own_datasets.push_back(spec);
-    }
-  }
+  if (json.contains("own_datasets")) c.own_datasets = readOwnDatasets(json.at("own_datasets"));
   j.getJson("own_datasets", nullptr);  // checked above
 
   const auto all = classificationDatasetNames();

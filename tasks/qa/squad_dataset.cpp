@@ -34,6 +34,33 @@ const json& member(const json& object, const char* key, json::value_t type,
   return *it;
 }
 
+// One answer of a question: its text and where it starts; it matches when the context holds
+// the text there (counted in d.mismatched_answers otherwise), and is truncated when it ends
+// past `cut_byte` (d.truncated_answers).
+SquadAnswer parseAnswer(const json& a, const std::string& where, const std::string& name,
+                        const std::string& context, int64_t cut_byte, SquadDataset& d) {
+  if (!a.is_object()) layoutError(name, where, "an answer object", &a);
+  SquadAnswer answer;
+  answer.text = member(a, "text", json::value_t::string, name, where, "the answer text")
+                    .get<std::string>();
+  answer.char_start = member(a, "answer_start", json::value_t::number_integer, name, where,
+                             "an integer (code points)").get<int64_t>();
+  const int64_t begin = metrics::byteOffsetOfCodePoint(context, answer.char_start);
+  if (begin >= 0 &&
+      context.compare(static_cast<size_t>(begin), answer.text.size(), answer.text) == 0) {
+    answer.matches = true;
+    answer.byte_begin = begin;
+    answer.byte_end = begin + static_cast<int64_t>(answer.text.size());
+    if (answer.byte_end > cut_byte) {
+      answer.truncated = true;
+      ++d.truncated_answers;
+    }
+  } else {
+    ++d.mismatched_answers;
+  }
+  return answer;
+}
+
 }  // namespace
 
 SquadDataset parseSquad(const std::string& bytes, const std::string& name,
@@ -87,27 +114,9 @@ SquadDataset parseSquad(const std::string& bytes, const std::string& name,
                                      "a list of answers");
         bool mismatch = false;
         for (size_t k = 0; k < answers.size(); ++k) {
-          const std::string wk = wq + ".answers[" + std::to_string(k) + "]";
-          if (!answers[k].is_object()) layoutError(name, wk, "an answer object", &answers[k]);
-          SquadAnswer answer;
-          answer.text = member(answers[k], "text", json::value_t::string, name, wk,
-                               "the answer text").get<std::string>();
-          answer.char_start = member(answers[k], "answer_start", json::value_t::number_integer,
-                                     name, wk, "an integer (code points)").get<int64_t>();
-          const int64_t begin = metrics::byteOffsetOfCodePoint(para.context, answer.char_start);
-          if (begin >= 0 &&
-              para.context.compare(static_cast<size_t>(begin), answer.text.size(), answer.text) == 0) {
-            answer.matches = true;
-            answer.byte_begin = begin;
-            answer.byte_end = begin + static_cast<int64_t>(answer.text.size());
-            if (answer.byte_end > cut_byte) {
-              answer.truncated = true;
-              ++d.truncated_answers;
-            }
-          } else {
-            mismatch = true;
-            ++d.mismatched_answers;
-          }
+          SquadAnswer answer = parseAnswer(answers[k], wq + ".answers[" + std::to_string(k) + "]",
+                                           name, para.context, cut_byte, d);
+          mismatch = mismatch || !answer.matches;
           question.answers.push_back(std::move(answer));
           ++d.answers;
         }

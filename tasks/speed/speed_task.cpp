@@ -87,6 +87,38 @@ std::string shapeLabel(const SpeedTask::Shape& s) {
          " batch=" + std::to_string(s.batch);
 }
 
+// The models --models keeps (every one when empty), those of them that are registered; an
+// unknown name is an error, an unregistered one a line in `skipped`.
+std::vector<SpeedModelSpec> chosenModels(const std::string& models,
+                                         std::vector<std::string>& skipped) {
+  std::vector<SpeedModelSpec> chosen;
+  std::vector<std::string> keep;
+  if (!models.empty()) {
+    std::stringstream s(models);
+    std::string m;
+    while (std::getline(s, m, ',')) keep.push_back(m);
+  }
+  const auto all = defaultSpeedModels();
+  for (const auto& k : keep) {
+    if (std::none_of(all.begin(), all.end(), [&](const SpeedModelSpec& s) { return s.encoder == k; })) {
+      std::string names;
+      for (const auto& spec : all)
+        if (names.find("'" + spec.encoder + "'") == std::string::npos)
+          names += (names.empty() ? "'" : ", '") + spec.encoder + "'";
+      throw std::invalid_argument("--models: unknown model '" + k + "'; known: " + names);
+    }
+  }
+  for (const auto& spec : all) {
+    if (!keep.empty() && std::find(keep.begin(), keep.end(), spec.encoder) == keep.end()) continue;
+    if (!speedModelAvailable(spec)) {
+      skipped.push_back(spec.label + ": encoder '" + spec.encoder + "' is not registered");
+      continue;
+    }
+    chosen.push_back(spec);
+  }
+  return chosen;
+}
+
 }  // namespace
 
 void addSpeedOptions(po::options_description& cli, SpeedOptions& o) {
@@ -154,30 +186,7 @@ SpeedTask::SpeedTask(SpeedOptions options, const ExperimentCommandLine& cl)
     o.repeats = std::min(o.repeats, 3);
     o.warmup = std::min(o.warmup, 1);
   }
-  std::vector<std::string> keep;
-  if (!o.models.empty()) {
-    std::stringstream s(o.models);
-    std::string m;
-    while (std::getline(s, m, ',')) keep.push_back(m);
-  }
-  const auto all = defaultSpeedModels();
-  for (const auto& k : keep) {
-    if (std::none_of(all.begin(), all.end(), [&](const SpeedModelSpec& s) { return s.encoder == k; })) {
-      std::string names;
-      for (const auto& spec : all)
-        if (names.find("'" + spec.encoder + "'") == std::string::npos)
-          names += (names.empty() ? "'" : ", '") + spec.encoder + "'";
-      throw std::invalid_argument("--models: unknown model '" + k + "'; known: " + names);
-    }
-  }
-  for (const auto& spec : all) {
-    if (!keep.empty() && std::find(keep.begin(), keep.end(), spec.encoder) == keep.end()) continue;
-    if (!speedModelAvailable(spec)) {
-      skipped_.push_back(spec.label + ": encoder '" + spec.encoder + "' is not registered");
-      continue;
-    }
-    specs_.push_back(spec);
-  }
+  specs_ = chosenModels(o.models, skipped_);
   if (specs_.empty()) throw std::invalid_argument("--models: nothing left to time");
 
   config_ = {{"device", o.device},       {"threads", at::get_num_threads()},
