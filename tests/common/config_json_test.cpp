@@ -82,7 +82,7 @@ TEST(ConfigJson, OutOfRangeNumberInSetOrFileIsANamedError) {
     EXPECT_NE(std::string(e.what()).find("--set 'train.lr=1e400': the value is out of range"),
               std::string::npos) << e.what();
   }
-  const std::string path = ::testing::TempDir() + "recurlab-config-1e400.json";
+  const std::string path = ::testing::TempRoot() + "recurlab-config-1e400.json";
   {
     std::ofstream out(path);
     out << "{\"train\": {\"lr\": 1e400}}";

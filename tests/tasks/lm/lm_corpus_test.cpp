@@ -14,15 +14,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path root = recurlab::testing::perProcessTempPath("recurlab_lmcorpus_");
-  TempDir() { fs::create_directories(root); }
-  ~TempDir() { fs::remove_all(root); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(root / name, std::ios::binary) << text;
-    return (root / name).string();
-  }
-};
+using recurlab::testing::TempRoot;
+
+// Writes `text` to the file `name` of the folder; returns its path.
+std::string write(const TempRoot& d, const std::string& name, const std::string& text) {
+  std::ofstream(d.root / name, std::ios::binary) << text;
+  return (d.root / name).string();
+}
 
 std::string errorOf(const LmCorpusFiles& f) {
   try {
@@ -56,12 +54,12 @@ TEST(LmCorpus, CharsAreUtf8CharactersAndBytesAreDecimal) {
 }
 
 TEST(LmCorpus, UnseenSymbolsMapToAnExplicitCountedUnknown) {
-  TempDir d;
+  TempRoot d("recurlab_lmcorpus");
   LmCorpusFiles f;
   f.format = LmCorpusFormat::Words;
-  f.train = d.write("train.txt", "a b a\n");
-  f.valid = d.write("valid.txt", "a z\n");
-  f.test = d.write("test.txt", "y y b\n");
+  f.train = write(d, "train.txt", "a b a\n");
+  f.valid = write(d, "valid.txt", "a z\n");
+  f.test = write(d, "test.txt", "y y b\n");
   const auto c = loadLmCorpus(f);
   ASSERT_EQ(c.size(), 4);  // a b <eos> <unk>
   EXPECT_EQ(c.vocabulary[static_cast<size_t>(c.unknown_id)], "<unk>");
@@ -72,24 +70,24 @@ TEST(LmCorpus, UnseenSymbolsMapToAnExplicitCountedUnknown) {
 }
 
 TEST(LmCorpus, MissingEmptyAndMalformedFilesAreErrorsNamingTheFile) {
-  TempDir d;
+  TempRoot d("recurlab_lmcorpus");
   LmCorpusFiles f;
   f.train = (d.root / "nope.txt").string();
-  f.valid = d.write("valid.txt", "a\n");
-  f.test = d.write("test.txt", "a\n");
+  f.valid = write(d, "valid.txt", "a\n");
+  f.test = write(d, "test.txt", "a\n");
   auto e = errorOf(f);
   EXPECT_NE(e.find("nope.txt not found"), std::string::npos) << e;
   EXPECT_NE(e.find("get-data.sh"), std::string::npos) << e;
-  f.train = d.write("empty.txt", "");
+  f.train = write(d, "empty.txt", "");
   e = errorOf(f);
   EXPECT_NE(e.find("empty.txt is empty"), std::string::npos) << e;
   f.format = LmCorpusFormat::Chars;
-  f.train = d.write("bin.txt", "ab\xff");
+  f.train = write(d, "bin.txt", "ab\xff");
   e = errorOf(f);
   EXPECT_NE(e.find("bin.txt line 1: invalid UTF-8"), std::string::npos) << e;
   LmCorpusFiles enwik8;
   enwik8.format = LmCorpusFormat::Bytes;
-  enwik8.train = d.write("enwik8", "short");
+  enwik8.train = write(d, "enwik8", "short");
   e = errorOf(enwik8);
   EXPECT_NE(e.find("enwik8 has 5 bytes"), std::string::npos) << e;
 }
