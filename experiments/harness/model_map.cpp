@@ -57,6 +57,14 @@ std::vector<ModelMapEntry> readModelMap(
   return entries;
 }
 
+void readRunKeys(JsonOptions& config, const std::string& experiment, int64_t& seed,
+                 std::string& keep_model, const std::vector<std::string>& keep_choices) {
+  config.getString("experiment", experiment, {experiment});
+  config.getString("description", "");
+  seed = config.getInt("seed", seed, 0, (1LL << 53) - 1);
+  keep_model = config.getString("keep_model", keep_model, keep_choices);
+}
+
 std::map<std::string, nlohmann::json> readObjectKeys(JsonOptions& config,
                                                      const std::vector<std::string>& keys) {
   std::map<std::string, nlohmann::json> objects;

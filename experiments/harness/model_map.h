@@ -37,6 +37,12 @@ std::vector<ModelMapEntry> readModelMap(
     JsonOptions& config, const ModelMapFormat& format,
     const std::function<void(const ModelMapEntry& entry, JsonOptions& keys)>& own_keys = {});
 
+// The keys at the top of every trained task's config: "experiment" (the task's name, the only
+// value allowed), "description" (prose), "seed" (the root seed) and "keep_model" (one of
+// `keep_choices`); `seed` and `keep_model` hold the defaults and receive the values.
+void readRunKeys(JsonOptions& config, const std::string& experiment, int64_t& seed,
+                 std::string& keep_model, const std::vector<std::string>& keep_choices);
+
 // Top-level keys of a config that must be objects (the shared "train", "lm", "reader", ...):
 // each read with {} as its default; "<where>: keys 'lm' and 'train' must be objects" otherwise.
 std::map<std::string, nlohmann::json> readObjectKeys(JsonOptions& config,

@@ -66,10 +66,7 @@ std::vector<ClassificationDatasetSpec> readOwnDatasets(const nlohmann::json& own
 ClassificationConfig ClassificationConfig::fromJson(const nlohmann::json& json) {
   ClassificationConfig c;
   JsonOptions j(json, "classification config");
-  j.getString("experiment", "classification", {"classification"});
-  j.getString("description", "");
-  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
-  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
+  readRunKeys(j, "classification", c.seed, c.keep_model, {"best", "last", "none"});
   c.cv_folds = j.getInt("cv_folds", c.cv_folds, 2, 100);
   c.folds = j.getInt("folds", c.folds, 1, c.cv_folds);
   c.trials = j.getInt("trials", c.trials, 1, 10000);

@@ -69,10 +69,7 @@ LmUnitOptions lmUnitOptions(const nlohmann::json& unit, const std::string& where
 LmConfig LmConfig::fromJson(const nlohmann::json& json) {
   LmConfig c;
   JsonOptions j(json, "lm config");
-  j.getString("experiment", "lm", {"lm"});
-  j.getString("description", "");
-  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
-  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
+  readRunKeys(j, "lm", c.seed, c.keep_model, {"best", "last", "none"});
   c.budget = j.getInt("budget", 0, 0, 1LL << 40);
   c.budget_tolerance = j.getDouble("budget_tolerance", c.budget_tolerance, 0.0, 1.0);
   {

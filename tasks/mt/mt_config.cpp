@@ -52,10 +52,7 @@ MtConfig MtConfig::fromJson(const nlohmann::json& json) {
   MtConfig c;
   const std::string where = "mt config";
   JsonOptions j(json, where);
-  j.getString("experiment", "mt", {"mt"});
-  j.getString("description", "");
-  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
-  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "averaged", "none"});
+  readRunKeys(j, "mt", c.seed, c.keep_model, {"best", "last", "averaged", "none"});
 
   JsonOptions data(j.getJson("data", nlohmann::json::object()), where + ".data");
   c.source_language = data.getString("source_language", c.source_language);

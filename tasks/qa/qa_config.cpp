@@ -39,10 +39,7 @@ QaTrainOptions readTrain(const nlohmann::json& json, const std::string& where) {
 QaConfig QaConfig::fromJson(const nlohmann::json& json) {
   QaConfig c;
   JsonOptions j(json, "qa config");
-  j.getString("experiment", "qa", {"qa"});
-  j.getString("description", "");
-  c.seed = j.getInt("seed", c.seed, 0, (1LL << 53) - 1);
-  c.keep_model = j.getString("keep_model", c.keep_model, {"best", "last", "none"});
+  readRunKeys(j, "qa", c.seed, c.keep_model, {"best", "last", "none"});
   c.embeddings = j.getString("embeddings", "");
   {
     JsonOptions d(json.contains("data") ? json.at("data") : nlohmann::json::object(), "qa config: data");
