@@ -1,4 +1,4 @@
-#include "models/layers/isan_layer.h"
+#include "tests/support/isan_layer.h"
 
 #include <torch/torch.h>
 

@@ -3,7 +3,8 @@
 // of Peng et al. 2018, App. C, Prop. 13): h_t = W_{x_t} h_{t-1} + b_{x_t}, one d×d matrix and
 // one bias per input symbol, no nonlinearity. It reads token ids, not feature vectors, so it
 // is a layer of its own and not a SequenceEncoder of the registry (whose encoders take the
-// embedded input).
+// embedded input). No model uses it: it lives with the tests, whose WFSA equivalence test
+// (tests/models/layers/wfsa_equivalence_test.cpp) reads it.
 // Init: W_α and b_α ~ U(±1/sqrt(d)) (torch::nn::Linear's default), so that a random W_α
 // contracts on average and h stays bounded over long sequences.
 #include <torch/nn/module.h>

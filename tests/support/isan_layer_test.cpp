@@ -2,7 +2,7 @@
 // double precision written with plain loops, with an initial state and right padding; its
 // gradients by central finite differences; and its errors on bad input. Prop. 13 (the layer is
 // a set of WFSAs) is in wfsa_equivalence_test.cpp.
-#include "models/layers/isan_layer.h"
+#include "tests/support/isan_layer.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -4,7 +4,6 @@
 #include <torch/torch.h>
 
 #include "models/layers/self_iru_feed_forward.h"
-#include "models/layers/transformer_encoder_layer.h"
 
 namespace recurlab::models {
 namespace {
@@ -82,45 +81,6 @@ TEST(SelfIruFeedForward, DepthZeroFollowsAppendixA1) {
   const torch::Tensor want = torch::sigmoid(pre.narrow(2, 0, D)) * x +
                              torch::sigmoid(pre.narrow(2, D, D)) * torch::tanh(pre.narrow(2, 2 * D, D)) + x;
   EXPECT_LE((ffn->forward(x) - want).abs().max().item<double>(), 1e-14);
-}
-
-TEST(TransformerEncoderLayer, RunsAndGradientsFlowWithEitherFeedForward) {
-  for (const char* kind : {"ffn", "self_iru"}) {
-    SCOPED_TRACE(kind);
-    TransformerEncoderLayerOptions o;
-    o.d_model = 16;
-    o.heads = 4;
-    o.ffn = kind;
-    o.ffn_hidden = 32;
-    o.self_iru_depth = 2;
-    o.dropout = 0.1;
-    TransformerEncoderLayer layer(o);
-    torch::manual_seed(10);
-    const torch::Tensor x = torch::randn({L, B, 16}, torch::requires_grad());
-    auto pad = torch::zeros({L, B}, torch::kBool);
-    pad.slice(0, 4, L).select(1, 0).fill_(true);
-    const torch::Tensor y = layer->forward(x, pad);
-    EXPECT_EQ(y.sizes(), x.sizes());
-    EXPECT_TRUE(torch::isfinite(y).all().item<bool>());
-    y.select(1, 1).pow(2).sum().backward();
-    EXPECT_GT(x.grad().abs().sum().item<double>(), 0.0);
-    for (const auto& p : layer->named_parameters()) {
-      ASSERT_TRUE(p.value().grad().defined()) << p.key();
-      EXPECT_GT(p.value().grad().abs().sum().item<double>(), 0.0) << p.key();
-    }
-    // Key padding: pad positions of sequence 0 do not change sequence 0's real outputs.
-    layer->eval();
-    torch::NoGradGuard no_grad;
-    const torch::Tensor a = layer->forward(x, pad);
-    torch::Tensor x2 = x.detach().clone();
-    x2.slice(0, 4, L).select(1, 0).fill_(3.0);
-    const torch::Tensor b = layer->forward(x2, pad);
-    EXPECT_TRUE(torch::allclose(a.slice(0, 0, 4).select(1, 0), b.slice(0, 0, 4).select(1, 0),
-                                1e-5, 1e-6));
-  }
-  TransformerEncoderLayerOptions bad;
-  bad.ffn = "mlp";
-  EXPECT_THROW(TransformerEncoderLayer{bad}, c10::Error);
 }
 
 }  // namespace
