@@ -258,6 +258,7 @@ void QaTask::logUnitData(Hdf5RunLog& log, const std::string& g, const QaModelSpe
   log.setAttribute(g, "tuned_words", counts.tuned_words);
   log.setAttribute(g, "parameters", counts.parameters);
   log.setAttribute(g, "recurrent_parameters", counts.recurrent_parameters);
+  const SquadDataset& train_data = train_data_ ? *train_data_ : *dev_data_;
   log.setAttribute(g, "mismatched_answers", train_data.mismatched_answers +
                                                 (train_data_ ? dev_data_->mismatched_answers : 0));
   log.setAttribute(g, "truncated_contexts", train_data.truncated_contexts +
