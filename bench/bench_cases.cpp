@@ -147,7 +147,8 @@ BenchCase mtBeamCase(const nlohmann::json& config, std::mt19937_64& rng) {
                                         kMtVocabulary, kMtIds);
   model->eval();
   auto [source, source_pad] = paddedTokens(source_lengths, 4, kMtVocabulary, kMtIds.pad);
-  const models::BeamSearchOptions o = MtDecodeOptions::fromJson(decode, "bench: decode");
+  const models::BeamSearchOptions o =
+      experiments::MtDecodeOptions::fromJson(decode, "bench: decode");
   BenchCase c;
   c.name = "mt_beam";
   c.title = "MT Transformer beam search";
