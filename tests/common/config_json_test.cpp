@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "experiments/harness/experiment_command_line.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -82,7 +83,8 @@ TEST(ConfigJson, OutOfRangeNumberInSetOrFileIsANamedError) {
     EXPECT_NE(std::string(e.what()).find("--set 'train.lr=1e400': the value is out of range"),
               std::string::npos) << e.what();
   }
-  const std::string path = ::testing::TempRoot() + "recurlab-config-1e400.json";
+  const recurlab::testing::TempRoot temp;
+  const std::string path = temp.file("config-1e400.json");
   {
     std::ofstream out(path);
     out << "{\"train\": {\"lr\": 1e400}}";
@@ -94,7 +96,6 @@ TEST(ConfigJson, OutOfRangeNumberInSetOrFileIsANamedError) {
     EXPECT_NE(std::string(e.what()).find("config file " + path + ": a number is out of range"),
               std::string::npos) << e.what();
   }
-  std::remove(path.c_str());
 }
 
 }  // namespace

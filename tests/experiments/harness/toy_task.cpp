@@ -55,7 +55,13 @@ struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` f
     model.batch_size = j.getInt("batch_size", 8, 1, 1 << 20);
     j.finish();
     const auto o = train(model, opt, loop, ctx.seed, {&ctx.log, ctx.group, ctx.checkpoints, ctx.config.dump(), ctx.progress, ctx.data_parallel});
-    return {o.diverged, o.stop_reason, {{"best_dev_mse", o.best.at("dev_mse")}}, {{"epochs", o.epochs}, {"resumed_from_checkpoint", o.resumed ? 1 : 0}}, {}, c.value("keep_checkpoints", false)};
+    UnitResult r;
+    r.diverged = o.diverged;
+    r.stop_reason = o.stop_reason;
+    r.metrics = {{"best_dev_mse", o.best.at("dev_mse")}};
+    r.counts = {{"epochs", o.epochs}, {"resumed_from_checkpoint", o.resumed ? 1 : 0}};
+    r.keep_checkpoints = c.value("keep_checkpoints", false);
+    return r;
   }
 };
 }  // namespace

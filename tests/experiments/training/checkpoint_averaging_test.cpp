@@ -51,7 +51,7 @@ TEST(CheckpointAveraging, MeanOfThreeFilesWithFloatAndIntegerBuffers) {
   WithBuffers avg;
   loadAveragedCheckpoints(*avg, files);
   // (1+2+6)/3 = 3, (2+4+0)/3 = 2, (3+9+0)/3 = 4; a running pairwise mean gives 4.75, 1.5, 3.
-  EXPECT_TRUE(torch::allclose(avg[0]->as<torch::nn::Linear>()->weight, torch::tensor({3.0f, 2.0f, 4.0f}))) << avg[0]->as<torch::nn::Linear>()->weight;
+  EXPECT_TRUE(torch::allclose(avg->weight, torch::tensor({3.0f, 2.0f, 4.0f}))) << avg->weight;
   EXPECT_TRUE(torch::allclose(avg->running, torch::tensor({2.0f, 3.0f}))) << avg->running;
   // Integers: the mean 5 (a running pairwise mean gives 6), kept an integer.
   EXPECT_EQ(avg->count.scalar_type(), torch::kInt64);
@@ -110,9 +110,10 @@ TEST(CheckpointAveraging, TrainerKeepsTheLastEpochsAndTheirMeanIsTheAverage) {
   loadAveragedCheckpoints(*avg, files);
   const auto expected =
       (epoch_weights[9] + epoch_weights[10] + epoch_weights[11]) / 3;
-  EXPECT_TRUE(torch::allclose(avg[0]->as<torch::nn::Linear>()->weight, expected, 1e-6, 1e-7)) << avg[0]->as<torch::nn::Linear>()->weight << expected;
+  const torch::Tensor averaged = avg[0]->as<torch::nn::Linear>()->weight;
+  EXPECT_TRUE(torch::allclose(averaged, expected, 1e-6, 1e-7)) << averaged << expected;
   // The weights moved between those epochs: the mean is not any one of them.
-  EXPECT_FALSE(torch::allclose(avg[0]->as<torch::nn::Linear>()->weight, epoch_weights[11], 1e-6, 1e-7));
+  EXPECT_FALSE(torch::allclose(averaged, epoch_weights[11], 1e-6, 1e-7));
 }
 
 }  // namespace
