@@ -63,6 +63,9 @@ LmUnitOptions lmUnitOptions(const nlohmann::json& unit, const std::string& where
   o.optimizer = OptimizerOptions::read(t);
   o.trainer = TrainerOptions::read(t);
   t.finish();
+  // Written by LmConfig::unitTemplate, so already checked: absent, no budget.
+  o.budget.parameters = unit.value("budget", int64_t{0});
+  o.budget.tolerance = unit.value("budget_tolerance", o.budget.tolerance);
   return o;
 }
 
@@ -70,8 +73,8 @@ LmConfig LmConfig::fromJson(const nlohmann::json& json) {
   LmConfig c;
   JsonOptions j(json, "lm config");
   readRunKeys(j, "lm", c.seed, c.keep_model, {"best", "last", "none"});
-  c.budget = j.getInt("budget", 0, 0, 1LL << 40);
-  c.budget_tolerance = j.getDouble("budget_tolerance", c.budget_tolerance, 0.0, 1.0);
+  c.budget.parameters = j.getInt("budget", 0, 0, 1LL << 40);
+  c.budget.tolerance = j.getDouble("budget_tolerance", c.budget.tolerance, 0.0, 1.0);
   {
     const auto corpus = j.getJson("corpus", nullptr);
     if (!corpus.is_object())
@@ -145,7 +148,12 @@ const LmModelSpec& LmConfig::model(const std::string& name) const {
 nlohmann::json LmConfig::unitTemplate(const LmModelSpec& m) const {
   nlohmann::json unit = {{"encoder", m.encoder}, {"config", m.config}, {"lm", withOverrides(lm, m.lm)},
                          {"train", withOverrides(train, m.train)}};
-  if (!m.init_from.empty()) unit["init_from"] = m.init_from;  // absent otherwise: units keep their config
+  // Absent otherwise, so units without them keep their config (and their checkpoints).
+  if (budget.parameters > 0) {
+    unit["budget"] = budget.parameters;
+    unit["budget_tolerance"] = budget.tolerance;
+  }
+  if (!m.init_from.empty()) unit["init_from"] = m.init_from;
   return unit;
 }
 

@@ -55,25 +55,31 @@ struct LmModelSpec {
   std::string init_from;             // a kept model folder, or empty: a random init
 };
 
+// The parameter budget one unit's hidden width is sized to (parameter_budget.h).
+struct LmBudget {
+  int64_t parameters = 0;  // 0: the widths as written
+  double tolerance = 0.02;
+};
+
 struct LmUnitOptions {  // one model's options with the overrides applied
   LmOptions lm;
   OptimizerOptions optimizer;
   TrainerOptions trainer;
+  LmBudget budget;
 };
 
 struct LmConfig {
   int64_t seed = 1;
   std::string keep_model = "best";  // best | last | none (experiments/kept_model/)
   LmCorpusSpec corpus;
-  int64_t budget = 0;
-  double budget_tolerance = 0.02;
+  LmBudget budget;
   nlohmann::json lm, train;
   std::vector<LmModelSpec> models;
 
   static LmConfig fromJson(const nlohmann::json& config);
   const LmModelSpec& model(const std::string& name) const;
-  // {"encoder", "config", "lm", "train"} of one model, overrides applied, and "init_from"
-  // when it has one.
+  // {"encoder", "config", "lm", "train"} of one model, overrides applied; "budget" and
+  // "budget_tolerance" when the config sets a budget, and "init_from" when the model has one.
   nlohmann::json unitTemplate(const LmModelSpec& model) const;
 };
 

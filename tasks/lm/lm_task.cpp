@@ -94,7 +94,7 @@ std::string LmTask::describe() const {
             std::to_string(corpus_->valid.size()) + " / " + std::to_string(corpus_->test.size()) +
             " symbols, vocabulary " + std::to_string(corpus_->size()) + ")";
   return text + ", " + nounCount(config_.models.size(), "model") + ", budget " +
-         std::to_string(config_.budget) + " parameters";
+         std::to_string(config_.budget.parameters) + " parameters";
 }
 
 const LmCorpus& LmTask::corpus() {
@@ -124,11 +124,11 @@ nlohmann::json LmTask::unitTemplate(const Unit& unit) const {
 }
 
 int64_t LmTask::fittedWidth(const Unit& unit, const nlohmann::json& unit_json,
-                            const LanguageModelOptions& lm_options) const {
-  if (config_.budget <= 0) return 0;
+                            const LanguageModelOptions& lm_options, const LmBudget& budget) const {
+  if (budget.parameters <= 0) return 0;
   const auto fit = fitWidthToBudget(
       [&](int64_t w) { return buildLanguageModel(unit_json, lm_options, w)->trainableParameters(); },
-      config_.budget, config_.budget_tolerance,
+      budget.parameters, budget.tolerance,
       "budget (model " + model_of_.at(unit.group) + ")", 1 << 15,
       budgetProbeWidth(unit_json, lm_options));
   return fit.width;
@@ -147,7 +147,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
                          "corpus.test (" + (files.test.empty() ? files.train : files.test) + ")");
   const auto lm_options = options.lm.model(data.size());
 
-  const int64_t width = fittedWidth(unit, unit_json, lm_options);
+  const int64_t width = fittedWidth(unit, unit_json, lm_options, options.budget);
   torch::manual_seed(ctx.seed);  // model initialisation
   LanguageModel lm(buildLanguageModel(unit_json, lm_options, width));
   const int64_t parameters = lm->trainableParameters();
@@ -161,7 +161,7 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
   log.setAttribute(g, "metric", metric);
   log.setAttribute(g, "vocabulary", data.size());
   log.setAttribute(g, "parameters", parameters);
-  log.setAttribute(g, "budget", config_.budget);
+  log.setAttribute(g, "budget", options.budget.parameters);
   log.setAttribute(g, "hidden", width > 0 ? width : unit_json.at("config").value("hidden", int64_t{0}));
   log.setAttribute(g, "train_symbols", static_cast<int64_t>(data.train.size()));
   log.setAttribute(g, "valid_symbols", static_cast<int64_t>(data.valid.size()));

@@ -38,9 +38,9 @@ class LmTask : public Task {
   UnitResult runUnit(const Unit& unit, UnitContext& context) override;
 
  private:
-  // The "hidden" width that meets the config's parameter budget (0: no budget).
+  // The "hidden" width that meets the unit's parameter budget (0: no budget).
   int64_t fittedWidth(const Unit& unit, const nlohmann::json& unit_json,
-                      const LanguageModelOptions& lm_options) const;
+                      const LanguageModelOptions& lm_options, const LmBudget& budget) const;
   // What the runner keeps of the unit: the best valid epoch's weights (those the test number
   // came from), or the last epoch's, and what rebuilds the model (lm_kept_model.h).
   TrainedModel keptModel(const Unit& unit, const nlohmann::json& unit_json, int64_t width,
