@@ -27,14 +27,13 @@ test: build
 # The same suite against the second LibTorch recurlab supports: the one inside PyPI's torch at
 # the GPU machines' version (scripts/install-torch2.sh holds the pin), with the CUDA kernels and
 # their glue compiled by nvcc for TORCH_CUDA_ARCH_LIST (they run on a GPU only; here their tests
-# skip), built in $(TORCH2_BUILD) and run on the CPU. This tree is mostly built from nothing, so
-# it precompiles the LibTorch headers (RECURLAB_PCH, CMakeLists.txt).
+# skip), built in $(TORCH2_BUILD) and run on the CPU.
 TORCH2_BUILD ?= build-torch2
 TORCH_CUDA_ARCH_LIST ?= 9.0
 test-torch2: deps
 	scripts/install-torch2.sh
 	cmake -S . -B $(TORCH2_BUILD) -DTORCH_CUDA_ARCH_LIST="$(TORCH_CUDA_ARCH_LIST)" \
-	  -DCMAKE_BUILD_TYPE=Release -DRECURLAB_PCH=ON \
+	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_PREFIX_PATH="$$(scripts/install-torch2.sh --root)" $(CMAKE_ARGS)
 	cmake --build $(TORCH2_BUILD) -j $(JOBS)
 	cd $(TORCH2_BUILD) && ctest --output-on-failure -j $(JOBS)

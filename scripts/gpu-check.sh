@@ -15,9 +15,9 @@
 #   --no-speed           skip recurlab_speed
 #   --out DIR            where recurlab_speed's run folder and the logs go (default results/gpu-check)
 #   environment: BUILD (default build-gpu), JOBS (default nproc), PYTHON (default python3),
-#                CUDACXX (default /usr/local/cuda/bin/nvcc), CUDA_ARCHITECTURES (default
-#                native), TORCH_PREFIX (a LibTorch to use instead of the wheel's),
-#                RECURLAB_DEPS_PREFIX (default /tmp/recurlab-deps)
+#                CUDACXX (default /usr/local/cuda/bin/nvcc), TORCH_CUDA_ARCH_LIST (default
+#                the visible GPU's compute capability, else 9.0), TORCH_PREFIX (a LibTorch
+#                to use instead of the wheel's), RECURLAB_DEPS_PREFIX (default /tmp/recurlab-deps)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,12 +83,21 @@ echo "nvcc: $("$nvcc" --version | tail -n 2 | head -n 1)"
 command -v nvidia-smi > /dev/null &&
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
+# PyTorch's CMake files take the architectures from TORCH_CUDA_ARCH_LIST and turn
+# CMAKE_CUDA_ARCHITECTURES off; unset, they build for a list that nvcc 13 partly refuses.
+if [[ -z ${TORCH_CUDA_ARCH_LIST:-} ]]; then
+  cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 || true)
+  [[ $cap =~ ^[0-9]+\.[0-9]+$ ]] || cap=9.0
+  export TORCH_CUDA_ARCH_LIST=$cap
+fi
+echo "TORCH_CUDA_ARCH_LIST=$TORCH_CUDA_ARCH_LIST"
+
 generator=()
 command -v ninja > /dev/null && [[ ! -f $build/CMakeCache.txt ]] && generator=(-G Ninja)
 prefix_path=$(IFS=';'; echo "$TORCH_PREFIX${extra_prefixes:+;${extra_prefixes[*]}}")
 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix_path" "${cmake_extra[@]}" \
-  -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}"
+  -DCMAKE_CUDA_COMPILER="$nvcc" -DTORCH_CUDA_ARCH_LIST="$TORCH_CUDA_ARCH_LIST"
 grep -q '^RECURLAB_CUDA_ENABLED:INTERNAL=ON' "$build/CMakeCache.txt" ||
   fail "CMake did not enable the CUDA kernels (the Torch at $TORCH_PREFIX has no CUDA?)"
 # Keep going past a failing file, so one run shows every compile error.

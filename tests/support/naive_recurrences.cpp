@@ -11,6 +11,17 @@ namespace recurlab::kernels {
 
 using torch::Tensor;
 
+namespace {
+
+// The steps of a time-major tensor (L, ...), or none for an undefined or 1-D one. One unbind
+// rather than t[i] at each step: the backward is then one node for all steps, where indexing
+// made each step's gradient a zero-filled tensor of the full size (O(L²) at L = 4096).
+std::vector<Tensor> stepsOf(const Tensor& t) {
+  return t.defined() && t.dim() >= 2 ? t.unbind(0) : std::vector<Tensor>{};
+}
+
+}  // namespace
+
 std::vector<Tensor> sruRecurrenceReference(const Tensor& u, const Tensor& x,
                                            const Tensor& weight_c, const Tensor& bias,
                                            const Tensor& c0, const Tensor& mask_c,
@@ -18,9 +29,14 @@ std::vector<Tensor> sruRecurrenceReference(const Tensor& u, const Tensor& x,
                                            const SruRecurrenceOptions& opt) {
   const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, out = opt.outputSize();
   const int64_t k = opt.numMatrices();
-  const Tensor U = u.view({L, B, out, k});
-  const Tensor vf = weight_c.slice(0, 0, out), vr = weight_c.slice(0, out, 2 * out);
-  const Tensor bf = bias.slice(0, 0, out), br = bias.slice(0, out, 2 * out);
+  const std::vector<Tensor> U = stepsOf(u.view({L, B, out, k}));
+  const std::vector<Tensor> X = stepsOf(x);
+  const std::vector<Tensor> wc_steps = stepsOf(weight_c), bias_steps = stepsOf(bias);
+  // Entries [lo, hi) of a parameter of size 2·out at step t (see the header: per-step copies).
+  auto param = [](const Tensor& p, const std::vector<Tensor>& steps, int64_t t, int64_t lo,
+                  int64_t hi) {
+    return p.dim() == 3 ? steps[t].slice(1, lo, hi) : p.slice(0, lo, hi);
+  };
   const Tensor init = c0.defined() ? c0 : torch::zeros({B, out}, u.options());
   const Tensor m = mask_c.defined() ? mask_c : torch::ones({B, out}, u.options());
   std::vector<Tensor> h_dirs, last_dirs;
@@ -31,13 +47,14 @@ std::vector<Tensor> sruRecurrenceReference(const Tensor& u, const Tensor& x,
     for (int64_t step = 0; step < L; ++step) {
       const int64_t t = dir == 1 ? L - 1 - step : step;
       const Tensor ut = U[t].slice(1, lo, hi);
-      const Tensor f = torch::sigmoid(ut.select(2, 1) + vf.slice(0, lo, hi) * c +
-                                      bf.slice(0, lo, hi));
-      const Tensor r = torch::sigmoid(ut.select(2, 2) + vr.slice(0, lo, hi) * c +
-                                      br.slice(0, lo, hi));
+      const Tensor f = torch::sigmoid(ut.select(2, 1) + param(weight_c, wc_steps, t, lo, hi) * c +
+                                      param(bias, bias_steps, t, lo, hi));
+      const Tensor r = torch::sigmoid(ut.select(2, 2) +
+                                      param(weight_c, wc_steps, t, out + lo, out + hi) * c +
+                                      param(bias, bias_steps, t, out + lo, out + hi));
       Tensor c_new = f * c + (1 - f) * ut.select(2, 0);
       Tensor skip_term;
-      if (opt.skip == SruSkip::ScaledInput) skip_term = opt.alpha * x[t].slice(1, lo, hi);
+      if (opt.skip == SruSkip::ScaledInput) skip_term = opt.alpha * X[t].slice(1, lo, hi);
       if (opt.skip == SruSkip::LearnedProjection) skip_term = ut.select(2, 3);
       const Tensor md = m.slice(1, lo, hi);
       Tensor h = r * md * c_new;
@@ -60,7 +77,7 @@ std::vector<Tensor> qrnnPoolingReference(const Tensor& u, const Tensor& c0,
                                          const Tensor& zoneout, const Tensor& mask_pad,
                                          const QrnnPoolingOptions& opt) {
   const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size;
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  const std::vector<Tensor> U = stepsOf(u.view({L, B, d, opt.numMatrices()}));
   Tensor c = c0.defined() ? c0 : torch::zeros({B, d}, u.options());
   std::vector<Tensor> hs;
   for (int64_t t = 0; t < L; ++t) {
@@ -91,21 +108,28 @@ std::vector<Tensor> rationalRecurrenceReference(const Tensor& u, const Tensor& w
   };
   auto times = [&](const Tensor& a, const Tensor& b) { return mp ? a + b : a * b; };
   auto gate = [&](const Tensor& x) { return mp ? torch::log_sigmoid(x) : torch::sigmoid(x); };
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  const std::vector<Tensor> U = stepsOf(u.view({L, B, d, opt.numMatrices()}));
   const Tensor zero = mp ? torch::full({B, d}, -std::numeric_limits<double>::infinity(),
                                        u.options())
                          : torch::zeros({B, d}, u.options());
   Tensor c1 = c0.defined() ? c0.slice(1, 0, d) : zero;
   Tensor c2 = S == 2 ? (c0.defined() ? c0.slice(1, d, 2 * d) : zero) : Tensor();
-  Tensor rr, p1, p2;
-  if (opt.pattern == RationalPattern::F) {
-    rr = gate(weight.slice(0, 0, d));
-    p1 = gate(weight.slice(0, d, 2 * d));
-    p2 = gate(weight.slice(0, 2 * d, 3 * d));
-  }
+  // Pattern F's gates of the weight at step t (per-step copies: see the header).
+  const std::vector<Tensor> weight_steps = stepsOf(weight);
+  auto weightGate = [&](int64_t t, int64_t i) {
+    const Tensor w = weight.dim() == 3 ? weight_steps[t].slice(1, i * d, (i + 1) * d)
+                                       : weight.slice(0, i * d, (i + 1) * d);
+    return gate(w);
+  };
   std::vector<Tensor> hs;
   for (int64_t t = 0; t < L; ++t) {
     const Tensor ut = U[t];
+    Tensor rr, p1, p2;
+    if (opt.pattern == RationalPattern::F) {
+      rr = weightGate(t, 0);
+      p1 = weightGate(t, 1);
+      p2 = weightGate(t, 2);
+    }
     std::vector<Tensor> f(S), w(S);
     for (int64_t s = 0; s < S; ++s) {
       f[s] = gate(ut.select(2, S + s));
@@ -136,7 +160,7 @@ std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,
                                              const Tensor& mask_pad,
                                              const NgramRecurrenceOptions& opt) {
   const int64_t L = u.size(0), B = u.size(1), d = opt.hidden_size, n = opt.n;
-  const Tensor U = u.view({L, B, d, opt.numMatrices()});
+  const std::vector<Tensor> U = stepsOf(u.view({L, B, d, opt.numMatrices()}));
   std::vector<Tensor> state(n);
   for (int64_t j = 0; j < n; ++j)
     state[j] = c0.defined() ? c0.slice(1, j * d, (j + 1) * d) : torch::zeros({B, d}, u.options());

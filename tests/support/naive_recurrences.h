@@ -2,6 +2,11 @@
 // Naive references of the fused recurrences, for tests: a loop over time with plain tensor ops
 // and autograd, on any device and dtype. Same arguments and outputs ({h, last_c}) as the
 // differentiable ops of kernels/*.h; the arguments are not checked (the ops check theirs).
+//
+// The parameters (SRU weight_c and bias, the rational recurrence's weight) may also be given
+// per step and batch row, shaped (L, B, size): step t of row b then uses [t][b]. Autograd then
+// returns each step's term of the parameter gradient separately (the ordinary gradient is
+// their sum over L and B), which rounding bounds need (tests/support/rounding_bound.h).
 #include <ATen/core/Tensor.h>
 
 #include <vector>

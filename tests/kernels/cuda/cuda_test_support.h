@@ -1,14 +1,19 @@
 #pragma once
 // Shared by the CUDA kernel tests: skipping without a GPU, moving inputs to a device and
-// comparing results computed on different devices and in different precisions.
+// comparing results: with the CPU kernels in double (to 1e-12), and in float, half and bfloat16
+// with the naive references in double, each element within its rounding-error bound
+// (tests/support/rounding_bound.h).
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/support/rounding_bound.h"
 
 namespace recurlab::testing {
 
@@ -81,24 +86,6 @@ inline ::testing::AssertionResult allClose(const torch::Tensor& got_in,
          << ")";
 }
 
-// ‖got - want‖₂ <= tol·‖want‖₂: for reduced precision, whose error scales with the values.
-inline ::testing::AssertionResult closeInNorm(const torch::Tensor& got_in,
-                                              const torch::Tensor& want_in, double tol,
-                                              const std::string& what) {
-  if (got_in.defined() != want_in.defined())
-    return ::testing::AssertionFailure()
-           << what << ": defined " << got_in.defined() << " vs " << want_in.defined();
-  if (!got_in.defined()) return ::testing::AssertionSuccess();
-  const torch::Tensor got = cpuDouble(got_in), want = cpuDouble(want_in);
-  const torch::Tensor finite = want.isfinite();
-  const torch::Tensor diff = torch::where(got == want, torch::zeros_like(got), got - want);
-  const double err = diff.norm().item<double>();
-  const double scale = torch::where(finite, want, torch::zeros_like(want)).norm().item<double>();
-  if (std::isfinite(err) && err <= tol * scale) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": relative error " << err / scale
-                                       << " > " << tol << " (norm of expected " << scale << ")";
-}
-
 // One differentiable run of a kernel on a device: the inputs (given on the CPU, any dtype;
 // undefined ones stay undefined) are moved to `device`; floating ones are cast to `dtype` and,
 // where `differentiable`, become leaves that require grad. Then
@@ -108,8 +95,11 @@ struct KernelRun {
   std::vector<torch::Tensor> outputs, grads;
 };
 
+using RecurrenceFn =
+    std::function<std::vector<torch::Tensor>(const std::vector<torch::Tensor>&)>;
+
 inline KernelRun runKernel(
-    const std::function<std::vector<torch::Tensor>(const std::vector<torch::Tensor>&)>& kernel,
+    const RecurrenceFn& kernel,
     const std::vector<torch::Tensor>& inputs, const std::vector<bool>& differentiable,
     const std::vector<torch::Tensor>& grad_outputs, torch::Device device, torch::Dtype dtype) {
   std::vector<torch::Tensor> on_device;
@@ -149,15 +139,157 @@ inline void expectRunsClose(const KernelRun& got, const KernelRun& want, double 
                          label + " grad of input " + std::to_string(i)));
 }
 
-// The same in relative 2-norm (reduced precision).
-inline void expectRunsCloseInNorm(const KernelRun& got, const KernelRun& want, double tol,
-                                  const std::string& label) {
-  for (size_t i = 0; i < want.outputs.size(); ++i)
-    EXPECT_TRUE(closeInNorm(got.outputs[i], want.outputs[i], tol,
-                            label + " output " + std::to_string(i)));
-  for (size_t i = 0; i < want.grads.size(); ++i)
-    EXPECT_TRUE(closeInNorm(got.grads[i], want.grads[i], tol,
-                            label + " grad of input " + std::to_string(i)));
+// Rounded operations one time step adds to the longest chain into any value of the recurrence
+// kernels, forward or backward, rounded up. The longest, the rational recurrence's pattern F
+// backward, has about 25: two gates (sigmoid or log-sigmoid: an exp within 2 ulp, an add, a
+// divide or log1p) and their derivatives, the semiring products and sums of two states, tanh
+// and its derivative.
+constexpr int64_t kRoundingsPerStep = 32;
+
+// How the kernels round, for the bounds of a run in `dtype` over sequences of length L and
+// batch B: the arithmetic is float (double for double), the values are stored in `dtype`.
+inline torch::Dtype arithmeticOf(torch::Dtype dtype) {
+  return dtype == torch::kDouble ? torch::kDouble : torch::kFloat;
+}
+inline int64_t storedWhenNarrower(torch::Dtype dtype, int64_t roundings) {
+  return dtype == torch::kHalf || dtype == torch::kBFloat16 ? roundings : 0;
+}
+
+// Forward outputs (h, the states, the last states): the state's chain grows by
+// kRoundingsPerStep each step, L steps (the recurrence length's error growth, for a state
+// carried by gates in (0, 1) that do not amplify it); stored once in `dtype`.
+inline RoundingModel forwardRounding(torch::Dtype dtype, int64_t L) {
+  return {arithmeticOf(dtype), kRoundingsPerStep * std::max<int64_t>(L, 1), dtype,
+          storedWhenNarrower(dtype, 1)};
+}
+
+// Elementwise gradients (of u, x, c0): the forward's chain, then the backward's over the same
+// L steps. In half/bfloat16 the backward re-reads the stored states (current and previous) at
+// every step, and stores its result once.
+inline RoundingModel gradientRounding(torch::Dtype dtype, int64_t L) {
+  return {arithmeticOf(dtype), 2 * kRoundingsPerStep * std::max<int64_t>(L, 1), dtype,
+          storedWhenNarrower(dtype, 2 * L + 1)};
+}
+
+// The bound of an elementwise output or gradient: the model times the largest exact value of
+// the tensor and of what it was computed from (`sources`: the floating inputs for an output,
+// the output gradients for a gradient; see largestMagnitude).
+inline std::vector<ErrorSource> elementwiseBound(const RoundingModel& model,
+                                                 const torch::Tensor& exact,
+                                                 std::vector<torch::Tensor> sources) {
+  sources.push_back(exact);
+  return {{model, largestMagnitude(sources)}};
+}
+
+// A parameter given per step and batch row (L, B, size) to a naive reference
+// (tests/support/naive_recurrences.h): a leaf with the parameter's values in every row.
+inline torch::Tensor perStepCopies(const torch::Tensor& param, int64_t L, int64_t B) {
+  return param.defined() ? param.expand({L, B, param.size(0)}).contiguous() : param;
+}
+
+// The scale of each step's parameter-gradient terms (L, B), whatever cancellation makes of a
+// term's own value: the largest exact gradient, at that step, of the time-major inputs (u, x:
+// the pre-activations whose gradients the terms are, times a gate or a state of order one).
+// Inside a term such as g·(c_t - x_t) the rounding of c_t costs u·|g|·|c_t|, however small the
+// difference; with few terms per step (one unit) the step's largest term does not show it.
+inline torch::Tensor termScale(const std::vector<torch::Tensor>& step_grads) {
+  torch::Tensor scale;
+  for (const torch::Tensor& g : step_grads) {
+    if (!g.defined() || g.dim() != 3 || g.size(2) == 0) continue;
+    const torch::Tensor rows = std::get<0>(g.detach().to(torch::kDouble).abs().max(2));
+    scale = scale.defined() ? torch::maximum(scale, rows) : rows;
+  }
+  return scale;
+}
+
+// A parameter gradient in `dtype` from the exact per-step terms (L, B, size) of a naive
+// reference: their sum, and the bound of a sum of L·B terms, from two sources:
+// - the summation, over time per column, then over the batch (both kernels; the CPU kernel in
+//   double): depth L + B - 2 times sum |term| of the element (Higham 2002, §4.2), stored once
+//   in `dtype`;
+// - each term's own rounding, kRoundingsPerStep (a product of a few rounded values; two stored
+//   states read in half/bfloat16), times the scale of its step's terms (the largest term of the
+//   step, or `term_scale` (L, B) where larger: see termScale), summed over the L·B steps.
+struct ParameterGradient {
+  torch::Tensor exact;
+  std::vector<ErrorSource> bound;
+};
+inline ParameterGradient fromPerStepTerms(const torch::Tensor& terms, torch::Dtype dtype,
+                                          const torch::Tensor& term_scale) {
+  if (!terms.defined()) return {};
+  const int64_t L = terms.size(0), B = terms.size(1);
+  const std::vector<int64_t> steps_and_rows = {0, 1};
+  const torch::Tensor magnitudes = terms.abs();
+  torch::Tensor per_step = std::get<0>(magnitudes.max(2));
+  if (term_scale.defined()) per_step = torch::maximum(per_step, term_scale.to(torch::kDouble));
+  const RoundingModel summation{arithmeticOf(dtype), std::max<int64_t>(L + B - 2, 0), dtype,
+                                storedWhenNarrower(dtype, 1)};
+  const RoundingModel each_term{arithmeticOf(dtype), kRoundingsPerStep, dtype,
+                                storedWhenNarrower(dtype, 2)};
+  return {terms.sum(steps_and_rows),
+          {{summation, magnitudes.sum(steps_and_rows)}, {each_term, per_step.sum()}}};
+}
+
+// One tensor of a run against the exact (double) reference, elementwise within its bound.
+inline void expectWithinBound(const torch::Tensor& got, const torch::Tensor& exact,
+                              const std::vector<ErrorSource>& bound, const std::string& what) {
+  if (!got.defined() && !exact.defined()) return;
+  EXPECT_TRUE(withinRoundingBound(got, exact, bound, what));
+}
+inline void expectWithinBound(const torch::Tensor& got, const torch::Tensor& exact,
+                              const RoundingModel& model,
+                              const std::vector<torch::Tensor>& sources,
+                              const std::string& what) {
+  if (!got.defined() && !exact.defined()) return;
+  expectWithinBound(got, exact,
+                    exact.defined() ? elementwiseBound(model, exact, sources)
+                                    : std::vector<ErrorSource>{},
+                    what);
+}
+
+// Runs `kernel` on `device` in `dtype`, and the naive `reference` in double on the CPU, both on
+// the inputs and output gradients rounded through `dtype` (what the kernel sees, so the
+// reference computes exactly, to double rounding, what the kernel approximates), and expects
+// every output within forwardRounding and every gradient within gradientRounding of the exact
+// value (elementwiseBound). The inputs listed in `parameters` reach the reference per step and
+// batch row (perStepCopies), so that their gradients come as terms, bounded by
+// fromPerStepTerms.
+inline void expectKernelWithinRoundingBounds(
+    const RecurrenceFn& kernel, const RecurrenceFn& reference, std::vector<torch::Tensor> inputs,
+    const std::vector<bool>& differentiable, std::vector<torch::Tensor> grad_outputs,
+    const std::vector<size_t>& parameters, torch::Device device, torch::Dtype dtype, int64_t L,
+    int64_t B, const std::string& label) {
+  roundFloatingThrough(inputs, dtype);
+  roundFloatingThrough(grad_outputs, dtype);
+  const KernelRun got = runKernel(kernel, inputs, differentiable, grad_outputs, device, dtype);
+  std::vector<torch::Tensor> per_step = inputs;
+  for (size_t i : parameters) per_step[i] = perStepCopies(inputs[i], L, B);
+  const KernelRun exact = runKernel(reference, per_step, differentiable, grad_outputs,
+                                    torch::Device(torch::kCPU), torch::kDouble);
+  std::vector<torch::Tensor> differentiable_inputs;  // not masks: they scale, not add
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (differentiable[i]) differentiable_inputs.push_back(inputs[i]);
+  std::vector<torch::Tensor> step_grads;  // of the time-major inputs (not the parameters)
+  for (size_t i = 0; i < exact.grads.size(); ++i)
+    if (std::find(parameters.begin(), parameters.end(), i) == parameters.end())
+      step_grads.push_back(exact.grads[i]);
+  const torch::Tensor term_scale = termScale(step_grads);
+  const std::string prefix = label + " " + c10::toString(dtype);
+  for (size_t i = 0; i < exact.outputs.size(); ++i)
+    expectWithinBound(got.outputs[i], exact.outputs[i], forwardRounding(dtype, L),
+                      differentiable_inputs, prefix + " output " + std::to_string(i));
+  for (size_t i = 0; i < exact.grads.size(); ++i) {
+    const std::string what = prefix + " grad of input " + std::to_string(i);
+    const bool is_parameter =
+        std::find(parameters.begin(), parameters.end(), i) != parameters.end();
+    if (is_parameter && exact.grads[i].defined()) {
+      const ParameterGradient g = fromPerStepTerms(exact.grads[i], dtype, term_scale);
+      expectWithinBound(got.grads[i], g.exact, g.bound, what);
+    } else {
+      expectWithinBound(got.grads[i], exact.grads[i], gradientRounding(dtype, L), grad_outputs,
+                        what);
+    }
+  }
 }
 
 // Right padding with a random length per sequence (the first one full), plus one pad inside

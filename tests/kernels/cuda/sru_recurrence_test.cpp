@@ -1,7 +1,9 @@
-// The SRU CUDA kernel against its CPU twin (kernels/cpu/sru_recurrence), through the public
-// entry point kernels::sruRecurrence, which picks the kernel by U's device: forward outputs and
-// every gradient, every option, float, double, half and bfloat16, long and odd-sized inputs.
-// Skipped with a message when recurlab has no CUDA kernels or no GPU is visible.
+// The SRU CUDA kernel, through the public entry point kernels::sruRecurrence, which picks the
+// kernel by U's device: forward outputs and every gradient, every option, long and odd-sized
+// inputs. In double against its CPU twin (kernels/cpu/sru_recurrence) to 1e-12; in float, half
+// and bfloat16 against the naive reference in double, each element within its rounding-error
+// bound (cuda_test_support.h). Skipped with a message when recurlab has no CUDA kernels or no
+// GPU is visible.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -11,6 +13,7 @@
 
 #include "kernels/sru_recurrence.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
+#include "tests/support/naive_recurrences.h"
 
 #ifdef RECURLAB_WITH_CUDA
 #include <c10/cuda/CUDAGuard.h>
@@ -21,9 +24,7 @@ namespace recurlab::kernels {
 namespace {
 
 using recurlab::testing::allClose;
-using recurlab::testing::closeInNorm;
 using recurlab::testing::leafOn;
-using recurlab::testing::roundedThrough;
 
 struct SruCase {
   int64_t length, batch, hidden;
@@ -110,15 +111,21 @@ void expectAllClose(const SruResults& got, const SruResults& want, double tol,
   EXPECT_TRUE(allClose(got.grad_c0, want.grad_c0, tol, tol, label + " grad c0"));
 }
 
-void expectCloseInNorm(const SruResults& got, const SruResults& want, double tol,
-                       const std::string& label) {
-  EXPECT_TRUE(closeInNorm(got.h, want.h, tol, label + " h"));
-  EXPECT_TRUE(closeInNorm(got.last_c, want.last_c, tol, label + " last_c"));
-  EXPECT_TRUE(closeInNorm(got.grad_u, want.grad_u, tol, label + " grad u"));
-  EXPECT_TRUE(closeInNorm(got.grad_x, want.grad_x, tol, label + " grad x"));
-  EXPECT_TRUE(closeInNorm(got.grad_weight_c, want.grad_weight_c, tol, label + " grad weight_c"));
-  EXPECT_TRUE(closeInNorm(got.grad_bias, want.grad_bias, tol, label + " grad bias"));
-  EXPECT_TRUE(closeInNorm(got.grad_c0, want.grad_c0, tol, label + " grad c0"));
+// The kernel on `device` in `dtype` against the naive reference in double, within rounding
+// bounds (expectKernelWithinRoundingBounds): weight_c and bias are the parameters.
+void expectWithinRoundingBounds(const SruInputs& in, const SruCase& c, torch::Device device,
+                                torch::Dtype dtype) {
+  const SruRecurrenceOptions opt = in.opt;
+  auto kernel = [&](const std::vector<torch::Tensor>& t) {
+    return sruRecurrence(t[0], t[1], t[2], t[3], t[4], t[5], t[6], opt);
+  };
+  auto reference = [&](const std::vector<torch::Tensor>& t) {
+    return sruRecurrenceReference(t[0], t[1], t[2], t[3], t[4], t[5], t[6], opt);
+  };
+  recurlab::testing::expectKernelWithinRoundingBounds(
+      kernel, reference, {in.u, in.x, in.weight_c, in.bias, in.c0, in.mask_c, in.mask_pad},
+      {true, true, true, true, true, false, false}, {in.grad_h, in.grad_last_c}, {2, 3}, device,
+      dtype, c.length, c.batch, c.name());
 }
 
 // Every combination of the options, on a small odd-sized problem.
@@ -135,16 +142,15 @@ std::vector<SruCase> everyOption(int64_t L, int64_t B, int64_t d) {
 const torch::Device kCuda(torch::kCUDA, 0);
 const torch::Device kCpu(torch::kCPU);
 
-// Float: both kernels compute the same expressions in the same order in float; the differences
-// are rounding (the GPU may fuse multiply-adds, and sums parameter gradients in float where the
-// CPU uses double), far below 1e-5 at these sizes.
-TEST(SruRecurrenceCudaTest, MatchesCpuKernelInFloatForEveryOption) {
+// Float: every element within its rounding bound of the exact result. (Against the CPU kernel
+// with a fixed 1e-5 the L = 4096 case below failed on an H200: its parameter gradients sum
+// 8192 terms, in float on the GPU, in double on the CPU; both differ from the exact sums by
+// less than a thousandth of their bounds.)
+TEST(SruRecurrenceCudaTest, FloatWithinRoundingBoundsForEveryOption) {
   RECURLAB_REQUIRE_CUDA();
   uint64_t seed = 100;
-  for (const SruCase& c : everyOption(9, 3, 37)) {
-    const SruInputs in = makeInputs(c, seed++);
-    expectAllClose(run(in, kCuda, torch::kFloat), run(in, kCpu, torch::kFloat), 1e-5, c.name());
-  }
+  for (const SruCase& c : everyOption(9, 3, 37))
+    expectWithinRoundingBounds(makeInputs(c, seed++), c, kCuda, torch::kFloat);
 }
 
 TEST(SruRecurrenceCudaTest, MatchesCpuKernelInDoubleForEveryOption) {
@@ -157,45 +163,38 @@ TEST(SruRecurrenceCudaTest, MatchesCpuKernelInDoubleForEveryOption) {
   }
 }
 
-// Half and bfloat16 against the float CPU kernel on the same (rounded) inputs. The kernel keeps
-// the state and all sums in float, so the error comes from rounding what it stores (h, c, the
-// gradients; the backward recomputes gates from the stored c) to the 11-bit (half) or 8-bit
-// (bfloat16) significand: unit roundoff 4.9e-4 and 3.9e-3. Tolerances are 10x that, in the
-// 2-norm relative to the expected tensor.
-void expectReducedPrecisionMatchesFloat(torch::Dtype dtype, double tol) {
+// Half and bfloat16: the kernel keeps the state and all sums in float and rounds what it
+// stores (h, c, the gradients; the backward recomputes the gates from the stored c at every
+// step), so the bounds count one rounding to the storage type per stored value and two per
+// backward step (cuda_test_support.h). L = 16: the backward's bound grows with L·u (u = 2^-11,
+// 2^-8), and at L = 64 it would exceed the values themselves in bfloat16.
+void expectReducedPrecisionWithinRoundingBounds(torch::Dtype dtype) {
   uint64_t seed = 300;
-  for (const SruCase& c : {SruCase{64, 4, 37, true, SruSkip::ScaledInput, true, true, true},
-                           SruCase{64, 4, 37, false, SruSkip::LearnedProjection, true, false, true},
-                           SruCase{64, 4, 37, true, SruSkip::None, false, true, false}}) {
-    SruInputs in = makeInputs(c, seed++);
-    for (torch::Tensor* t : {&in.u, &in.x, &in.weight_c, &in.bias, &in.c0, &in.mask_c,
-                             &in.grad_h, &in.grad_last_c})
-      *t = roundedThrough(*t, dtype);
-    expectCloseInNorm(run(in, kCuda, dtype), run(in, kCpu, torch::kFloat), tol,
-                      c.name() + " " + c10::toString(dtype));
-  }
+  for (const SruCase& c : {SruCase{16, 4, 37, true, SruSkip::ScaledInput, true, true, true},
+                           SruCase{16, 4, 37, false, SruSkip::LearnedProjection, true, false, true},
+                           SruCase{16, 4, 37, true, SruSkip::None, false, true, false}})
+    expectWithinRoundingBounds(makeInputs(c, seed++), c, kCuda, dtype);
 }
 
-TEST(SruRecurrenceCudaTest, HalfMatchesFloatWithinTenUnitRoundoffs) {
+TEST(SruRecurrenceCudaTest, HalfWithinRoundingBounds) {
   RECURLAB_REQUIRE_CUDA();
-  expectReducedPrecisionMatchesFloat(torch::kHalf, 5e-3);
+  expectReducedPrecisionWithinRoundingBounds(torch::kHalf);
 }
 
-TEST(SruRecurrenceCudaTest, BFloat16MatchesFloatWithinTenUnitRoundoffs) {
+TEST(SruRecurrenceCudaTest, BFloat16WithinRoundingBounds) {
   RECURLAB_REQUIRE_CUDA();
-  expectReducedPrecisionMatchesFloat(torch::kBFloat16, 4e-2);
+  expectReducedPrecisionWithinRoundingBounds(torch::kBFloat16);
 }
 
 // L = 4096: the state is carried over many steps (and kStepsInFlight-sized chunks with a tail),
-// parameter gradients sum 4096 terms per column.
-TEST(SruRecurrenceCudaTest, LongSequenceMatchesCpuKernel) {
+// parameter gradients sum 4096 terms per column, then 2 columns.
+TEST(SruRecurrenceCudaTest, LongSequenceMatchesReferences) {
   RECURLAB_REQUIRE_CUDA();
   const SruCase c{4096, 2, 40, true, SruSkip::ScaledInput, true, true, true};
   const SruInputs in = makeInputs(c, 400);
   expectAllClose(run(in, kCuda, torch::kDouble), run(in, kCpu, torch::kDouble), 1e-12,
                  c.name() + " double");
-  expectAllClose(run(in, kCuda, torch::kFloat), run(in, kCpu, torch::kFloat), 1e-5,
-                 c.name() + " float");
+  expectWithinRoundingBounds(in, c, kCuda, torch::kFloat);
 }
 
 // Batch 1, units not a multiple of a warp (1, 33) and lengths that leave chunk tails (1, 5).
