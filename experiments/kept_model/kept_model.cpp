@@ -88,7 +88,8 @@ void keepTrainedModel(const TrainedModel& model, const std::string& dir, const s
   setKeptScore(spec, model.best, model.last);
   spec.config = model.config;
   spec.files = model.files;
-  selectKeptWeights(model.weights, checkpoints, *model.module);
+  selectKeptWeights(model.weights, checkpoints,
+                    model.checkpointed ? *model.checkpointed : *model.module);
   spec.module = model.module.get();
   writeKeptModel(dir, spec);
 }

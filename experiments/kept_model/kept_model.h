@@ -73,11 +73,15 @@ struct TrainedModel {
   KeptScore best;          // what the weights of Best (and Averaged) reached
   std::function<KeptScore()> last;  // what the last epoch's reached: called for Last only
   nlohmann::json config;   // config.json
-  std::shared_ptr<torch::nn::Module> module;  // the Trainer's module, as training left it
+  std::shared_ptr<torch::nn::Module> module;  // the trained model, as training left it
+  // The Trainer's module, whose checkpoints hold the Best and Last weights, where it is not
+  // `module` itself but holds it (LM: the model and the carried BPTT state); null: `module`.
+  std::shared_ptr<torch::nn::Module> checkpointed;
   std::vector<KeptModelFile> files;           // the task's own files (vocabularies)
 };
 
-// Puts the weights `model.weights` names into the module (selectKeptWeights), scores them and
+// Puts the weights `model.weights` names into the module (selectKeptWeights, through
+// `model.checkpointed` where there is one), scores them and
 // writes the folder `dir` for the unit `unit` (its group in the run log). Nothing for None.
 void keepTrainedModel(const TrainedModel& model, const std::string& dir, const std::string& unit,
                       const CheckpointStore& checkpoints);

@@ -210,12 +210,12 @@ UnitResult LmTask::runUnit(const Unit& unit, UnitContext& ctx) {
           : 0.0;
 
   if (!outcome.diverged) profileTrainingSteps(*lm, train_streams, device, r);
-  r.kept_model = keptModel(unit, unit_json, width, lm.ptr(), outcome, r, log, g);
+  r.kept_model = keptModel(unit, unit_json, width, training, outcome, r, log, g);
   return r;
 }
 
 TrainedModel LmTask::keptModel(const Unit& unit, const nlohmann::json& unit_json, int64_t width,
-                               const std::shared_ptr<LanguageModelImpl>& lm,
+                               LmTraining& training,
                                const TrainOutcome& outcome, const UnitResult& r, Hdf5RunLog& log,
                                const std::string& g) const {
   const LmCorpus& data = *corpus_;  // loaded by runUnit
@@ -243,7 +243,8 @@ TrainedModel LmTask::keptModel(const Unit& unit, const nlohmann::json& unit_json
   kept.files.push_back({kLmVocabularyFile, [&data](const std::string& path) {
                           writeLmVocabulary(data.vocabulary, data.unknown_id, path);
                         }});
-  kept.module = lm;
+  kept.checkpointed = training.sharedModule();  // its checkpoints hold the model as "lm"
+  kept.module = training.lm().ptr();
   return kept;
 }
 

@@ -16,6 +16,7 @@
 namespace recurlab::experiments {
 
 class LanguageModelImpl;
+class LmTraining;
 struct TrainOutcome;
 
 class LmTask : public Task {
@@ -44,7 +45,7 @@ class LmTask : public Task {
   // What the runner keeps of the unit: the best valid epoch's weights (those the test number
   // came from), or the last epoch's, and what rebuilds the model (lm_kept_model.h).
   TrainedModel keptModel(const Unit& unit, const nlohmann::json& unit_json, int64_t width,
-                         const std::shared_ptr<LanguageModelImpl>& lm, const TrainOutcome& outcome,
+                         LmTraining& training, const TrainOutcome& outcome,
                          const UnitResult& r, Hdf5RunLog& log, const std::string& g) const;
 
   LmConfig config_;

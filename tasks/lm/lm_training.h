@@ -62,6 +62,8 @@ class LmTraining : public TrainingModel {
              const BpttStreams& test, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() override { return *module_; }
+  // The same module, shared: what the unit's checkpoints hold (the model as submodule "lm").
+  std::shared_ptr<torch::nn::Module> sharedModule() const { return module_.ptr(); }
   int64_t batchesPerEpoch() override { return train_.segments(); }
   std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) override;
   StepOutput forward(const TrainBatch& batch) override;
