@@ -3,6 +3,7 @@
 #include "tasks/classification/classifier_training.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include "models/registry.h"

@@ -55,7 +55,7 @@ TEST(MtConfig, BadKeysAndValuesNameTheKey) {
   j["decode"] = {{"length_penalty", "average"}};
   EXPECT_NE(errorOf(j).find("length_penalty"), std::string::npos) << errorOf(j);
   EXPECT_EQ(MtDecodeOptions::fromJson({{"length_penalty", "fairseq"}}, "decode").length_penalty,
-            models::LengthPenalty::Fairseq);
+            recurlab::models::LengthPenalty::Fairseq);
   j = minimal();
   j["train"] = {{"label_smoothing", 1.5}};
   EXPECT_NE(errorOf(j).find("label_smoothing"), std::string::npos) << errorOf(j);
