@@ -112,15 +112,9 @@ std::string targetText(const std::vector<double>& v, double target) {
          std::to_string(v.size()) + " rounds, lowest " + formatNumber(smallest(v), 3) + "×)";
 }
 
-void buildBenchReport(const RunReader& run, Report& report) {
+// How the rounds ran, on what machine, and whether PyTorch's side did.
+void setupSection(const RunReader& run, Report& report) {
   const auto& log = run.log();
-  const auto cases = readCases(log);
-  std::vector<int> thread_counts;
-  for (const auto& c : cases)
-    for (const auto& [t, sides] : c.rate)
-      if (std::find(thread_counts.begin(), thread_counts.end(), t) == thread_counts.end())
-        thread_counts.push_back(t);
-  std::sort(thread_counts.begin(), thread_counts.end());
   const bool with_pytorch =
       log.exists("/bench") && log.intAttribute("/bench", "pytorch_available") != 0;
   auto benchText = [&](const char* name) {
@@ -151,7 +145,10 @@ void buildBenchReport(const RunReader& run, Report& report) {
                      ". Only recurlab's rates are shown.");
   else
     report.paragraph("PyTorch " + benchText("pytorch_version") + " (Python), in its own process.");
+}
 
+// Rates of both sides and their ratio, per case and thread count: a table and a bar chart.
+void ratioSection(const std::vector<CaseTimings>& cases, const std::vector<int>& thread_counts, Report& report) {
   ReportTable table({{"case", ReportTable::Align::Left},
                      {"unit", ReportTable::Align::Left},
                      {"threads"},
@@ -215,7 +212,9 @@ void buildBenchReport(const RunReader& run, Report& report) {
                   "Speed of recurlab over PyTorch's counterpart per case and thread count "
                   "(median of per-round ratios; above 1: recurlab is faster).");
   }
+}
 
+void scalingSection(const std::vector<CaseTimings>& cases, Report& report) {
   ReportTable scaling({{"case", ReportTable::Align::Left}, {"recurlab 2 threads / 1 thread"}});
   for (const auto& c : cases) {
     const auto s = c.scaling(1, 2);
@@ -226,7 +225,9 @@ void buildBenchReport(const RunReader& run, Report& report) {
     report.table(scaling, "bench_scaling",
                  "recurlab's rate at 2 threads over its rate at 1, median of per-round ratios.");
   }
+}
 
+void targetSection(const std::vector<CaseTimings>& cases, const std::vector<int>& thread_counts, Report& report) {
   // The targets the bench was built to check.
   auto find = [&](const std::string& name) -> const CaseTimings* {
     for (const auto& c : cases)
@@ -260,6 +261,21 @@ void buildBenchReport(const RunReader& run, Report& report) {
     report.bullets(targets);
   }
   report.summary()["targets"] = summary_targets;
+}
+
+void buildBenchReport(const RunReader& run, Report& report) {
+  const auto& log = run.log();
+  const auto cases = readCases(log);
+  std::vector<int> thread_counts;
+  for (const auto& c : cases)
+    for (const auto& [t, sides] : c.rate)
+      if (std::find(thread_counts.begin(), thread_counts.end(), t) == thread_counts.end())
+        thread_counts.push_back(t);
+  std::sort(thread_counts.begin(), thread_counts.end());
+  setupSection(run, report);
+  ratioSection(cases, thread_counts, report);
+  scalingSection(cases, report);
+  targetSection(cases, thread_counts, report);
 }
 
 }  // namespace

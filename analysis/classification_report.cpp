@@ -159,18 +159,21 @@ void writeParameterTable(const std::vector<Unit>& finals, const std::vector<std:
   report.table(table, "parameters", "Trainable parameters per dataset and model, mean over folds and seeds.");
 }
 
-void buildClassificationReport(const RunReader& run, Report& report) {
-  std::vector<Unit> units;
-  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
-  std::vector<Unit> finals, trials;
-  for (const auto& u : units) (u.kind == "trial" ? trials : finals).push_back(u);
-  const auto datasets = distinct(finals, [](const Unit& u) { return u.dataset; }, kDatasetOrder);
-  const auto models = distinct(finals, [](const Unit& u) { return u.model; });
-  auto& summary = report.summary();
-  summary["logs"] = run.logFiles();
-  summary["units_finished"] = units.size();
-  const auto planned = run.plannedUnitGroups();
+// The units of a run (every shard's log), as the sections read them.
+struct UnitsOfRun {
+  std::vector<Unit> units, finals, trials;
+  std::vector<std::string> datasets, models;  // of the final units, in the report's order
+  std::set<std::string> planned;              // every unit's group, all shards'
+};
 
+// Test accuracy per model and dataset, with the papers' rows.
+void accuracySection(const UnitsOfRun& run, Report& report) {
+  const auto& units = run.units;
+  const auto& finals = run.finals;
+  const auto& datasets = run.datasets;
+  const auto& models = run.models;
+  const auto& planned = run.planned;
+  auto& summary = report.summary();
   report.heading(2, "Test accuracy (%)");
   if (!planned.empty()) {
     const auto done = static_cast<int64_t>(units.size());
@@ -228,7 +231,14 @@ void buildClassificationReport(const RunReader& run, Report& report) {
   size_t diverged = 0;
   for (const auto& u : units) diverged += u.status != "finished";
   if (diverged) report.paragraph(std::to_string(diverged) + " unit(s) diverged (NaN/inf loss) and are left out; see the units table.");
+}
 
+// Training seconds per epoch: a table, a bar chart, and the parameters.
+void timeSection(const UnitsOfRun& run, Report& report) {
+  const auto& finals = run.finals;
+  const auto& datasets = run.datasets;
+  const auto& models = run.models;
+  auto& summary = report.summary();
   report.heading(2, "Time per epoch");
   report.paragraph("Mean training seconds per epoch (evaluation excluded), the fastest model per "
                    "dataset in bold.");
@@ -277,7 +287,13 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                       " runs in all.");
   writeWallClockNote(report);
   writeParameterTable(finals, datasets, models, report);
+}
 
+// Dev accuracy per epoch, one panel per dataset.
+void learningCurvesSection(const UnitsOfRun& run, Report& report) {
+  const auto& finals = run.finals;
+  const auto& datasets = run.datasets;
+  const auto& models = run.models;
   report.heading(2, "Learning curves");
   Figure curves;
   curves.shared_key = true;
@@ -332,7 +348,11 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                       " per curve (folds × seeds)" +
                       (ragged ? "; fewer at late epochs, where early stopping had ended some runs" : "") +
                       ".");
+}
 
+// The random search's trials and the chosen one.
+void searchSection(const UnitsOfRun& run, Report& report) {
+  const auto& trials = run.trials;
   if (!trials.empty()) {
     report.heading(2, "Random search");
     report.paragraph("Trials ran on fold 0 and were selected on dev accuracy; the chosen one (★) was retrained on every fold with every seed.");
@@ -366,7 +386,11 @@ void buildClassificationReport(const RunReader& run, Report& report) {
       }
     report.table(t, "search_trials", "Random-search trials on fold 0; the chosen one (★) was retrained on every fold and seed.");
   }
+}
 
+// Every final training run.
+void unitsSection(const UnitsOfRun& run, Report& report) {
+  const auto& finals = run.finals;
   report.heading(2, "Units");
   ReportTable list({{"dataset", ReportTable::Align::Left}, {"model", ReportTable::Align::Left},
                     {"fold"}, {"seed"}, {"dev %"}, {"test %"}, {"best epoch"}, {"epochs"},
@@ -377,6 +401,23 @@ void buildClassificationReport(const RunReader& run, Report& report) {
                  std::to_string(u.best_epoch), std::to_string(u.epochs),
                  {fixed(u.seconds_per_epoch, 2), u.seconds_per_epoch}, u.stop_reason});
   report.table(list, "units", "Every final training run: fold, seed, accuracies and stopping.");
+}
+
+void buildClassificationReport(const RunReader& reader, Report& report) {
+  UnitsOfRun run;
+  reader.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, run.units); });
+  for (const auto& u : run.units) (u.kind == "trial" ? run.trials : run.finals).push_back(u);
+  run.datasets = distinct(run.finals, [](const Unit& u) { return u.dataset; }, kDatasetOrder);
+  run.models = distinct(run.finals, [](const Unit& u) { return u.model; });
+  run.planned = reader.plannedUnitGroups();
+  auto& summary = report.summary();
+  summary["logs"] = reader.logFiles();
+  summary["units_finished"] = run.units.size();
+  accuracySection(run, report);
+  timeSection(run, report);
+  learningCurvesSection(run, report);
+  searchSection(run, report);
+  unitsSection(run, report);
 }
 
 }  // namespace

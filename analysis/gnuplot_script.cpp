@@ -311,10 +311,9 @@ void planLines(PanelPlan& plan, std::ostringstream& data, int& block, bool share
   }
 }
 
-void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared_key,
-              std::map<std::string, KeyEntry>& shared, std::vector<std::string>& shared_order) {
+// The x range of the categories and the y range of the bars, their error bars and levels.
+void planBarRanges(PanelPlan& plan) {
   const Panel& p = *plan.panel;
-  const size_t m = p.bars.size();
   double ylo = 0, yhi = -INFINITY;
   for (const auto& b : p.bars)
     for (size_t i = 0; i < b.values.size(); ++i) {
@@ -339,6 +338,13 @@ void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared
   } else {
     plan.y = {ylo, yhi + 0.08 * (yhi - ylo > 0 ? yhi - ylo : 1)};
   }
+}
+
+void planBars(PanelPlan& plan, std::ostringstream& data, int& block, bool shared_key,
+              std::map<std::string, KeyEntry>& shared, std::vector<std::string>& shared_order) {
+  const Panel& p = *plan.panel;
+  const size_t m = p.bars.size();
+  planBarRanges(plan);
   data << "# block " << block << ": bars\n# category_index category";
   for (const auto& b : p.bars) data << " " << dataString(b.title) << " error";
   data << "\n";
@@ -460,71 +466,54 @@ std::string keyCorner(KeyPlacement k) {
   }
 }
 
-}  // namespace
+// Where the panels go: the grid of cells in pixels, and the strip of a shared key.
+struct Layout {
+  double width = 0, height = 0;  // the figure, pixels
+  int cols = 1, rows = 1, empty_cells = 0;
+  double top_px = 0, bottom_px = 0, cell_w = 0, cell_h = 0;
+  int key_columns = 1;  // the shared key below the grid
+};
 
-GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
-                            const std::vector<OutputFormat>& formats) {
-  if (formats.empty()) throw std::invalid_argument("figure " + stem + ": no output format");
-  std::vector<const Panel*> panels;
-  for (size_t i = 0; i < figure.panels.size(); ++i) {
-    const Panel& p = figure.panels[i];
-    validate(p, "figure " + stem + ", panel " + std::to_string(i + 1) +
-                    (p.title.empty() ? "" : " '" + p.title + "'"));
-    if (!p.empty()) panels.push_back(&p);
+// The shared key's entries: data series first, references after, each title once.
+struct SharedKey {
+  std::map<std::string, KeyEntry> entries;
+  std::vector<std::string> order;
+  std::vector<KeyEntry> listed() const {
+    std::vector<KeyEntry> out;
+    for (const bool reference : {false, true})
+      for (const auto& t : order)
+        if (entries.at(t).reference == reference) out.push_back(entries.at(t));
+    return out;
   }
-  if (panels.empty())
-    throw std::invalid_argument("figure " + stem + ": nothing to draw (every panel is empty)");
+};
 
-  const double W = figure.width, H = figure.height;
-  const int cols = figure.columns > 0 ? std::min<int>(figure.columns, static_cast<int>(panels.size()))
-                                      : gridColumns(panels.size());
-  const int rows = static_cast<int>((panels.size() + cols - 1) / cols);
-  const bool shared_key = figure.shared_key;
-
-  std::ostringstream data;
-  data << "# " << stem << ".dat: the numbers of " << stem
-       << ".png, one block per series (gnuplot 'index k'), written by recurlab_analyze\n\n";
-  int block = 0;
-  std::map<std::string, KeyEntry> shared;
-  std::vector<std::string> shared_order;
-  std::vector<PanelPlan> plans;
-  for (const Panel* p : panels) {
-    PanelPlan plan;
-    plan.panel = p;
-    plan.key = shared_key || p->heat_map ? KeyPlacement::Off : p->key;
-    if (p->heat_map) planHeatMap(plan, data, block);
-    else if (!p->bars.empty()) planBars(plan, data, block, shared_key, shared, shared_order);
-    else planLines(plan, data, block, shared_key, shared, shared_order);
-    if (plan.entries.empty() && !shared_key) plan.key = KeyPlacement::Off;
-    plans.push_back(std::move(plan));
-  }
-
-  // The shared key: in the empty cells of the last row when there are any, else below the grid.
-  std::vector<KeyEntry> shared_entries;
-  for (const bool reference : {false, true})
-    for (const auto& t : shared_order)
-      if (shared.at(t).reference == reference) shared_entries.push_back(shared.at(t));
-  const int empty_cells = rows * cols - static_cast<int>(panels.size());
-  const double top_px = figure.title.empty() ? 0 : 30;
-  double bottom_px = 0;
-  int key_columns = 1;
+// The grid: the figure's columns, or as many as gridColumns picks; the shared key in the empty
+// cells of the last row when there are any, else in a strip below the grid.
+Layout layOut(const Figure& figure, size_t panels, const std::vector<KeyEntry>& shared_entries) {
+  Layout l;
+  l.width = figure.width;
+  l.height = figure.height;
+  l.cols = figure.columns > 0 ? std::min<int>(figure.columns, static_cast<int>(panels))
+                              : gridColumns(panels);
+  l.rows = static_cast<int>((panels + l.cols - 1) / l.cols);
+  l.empty_cells = l.rows * l.cols - static_cast<int>(panels);
+  l.top_px = figure.title.empty() ? 0 : 30;
   const double entry_width = keyWidth(shared_entries);
-  if (!shared_entries.empty() && empty_cells == 0) {
-    key_columns = std::max(1, static_cast<int>((W - 40) / entry_width));
-    key_columns = std::min<int>(key_columns, static_cast<int>(shared_entries.size()));
-    const int key_rows = static_cast<int>((shared_entries.size() + key_columns - 1) / key_columns);
-    bottom_px = kKeyLineHeight * key_rows + 14;
+  if (!shared_entries.empty() && l.empty_cells == 0) {
+    l.key_columns = std::max(1, static_cast<int>((l.width - 40) / entry_width));
+    l.key_columns = std::min<int>(l.key_columns, static_cast<int>(shared_entries.size()));
+    const int key_rows =
+        static_cast<int>((shared_entries.size() + l.key_columns - 1) / l.key_columns);
+    l.bottom_px = kKeyLineHeight * key_rows + 14;
   }
-  const double cell_w = W / cols, cell_h = (H - top_px - bottom_px) / rows;
+  l.cell_w = l.width / l.cols;
+  l.cell_h = (l.height - l.top_px - l.bottom_px) / l.rows;
+  return l;
+}
 
-  std::ostringstream body;
-  body << "  set multiplot";
-  if (!figure.title.empty())
-    body << " title " << quoted(figure.title) << " noenhanced font '," << style::kTitleFontSize + 1
-         << "'";
-  body << "\n";
-  // Margins and keys first: panels of one grid column share their left and right margins, so
-  // that stacked panels line their axes up.
+// Margins and keys first: panels of one grid column share their left and right margins, so
+// that stacked panels line their axes up.
+std::vector<Margins> placeMargins(std::vector<PanelPlan>& plans, const Layout& layout) {
   std::vector<Margins> margins(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     PanelPlan& plan = plans[i];
@@ -541,7 +530,8 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     }
     // Key placement: an empty inside corner, else room on the right of the plot.
     if (plan.key != KeyPlacement::Off) {
-      const double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
+      const double box_w = layout.cell_w - m.left - m.right,
+                   box_h = layout.cell_h - m.top - m.bottom;
       plan.key_width = keyWidth(plan.entries);
       plan.key_height = kKeyLineHeight * static_cast<double>(plan.entries.size()) + 8;
       if (plan.key == KeyPlacement::Auto) {
@@ -553,6 +543,7 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       if (plan.key == KeyPlacement::OutsideRight) m.right += plan.key_width;
     }
   }
+  const int cols = layout.cols;
   for (int col = 0; col < cols; ++col) {
     double left = 0, right = 0;
     for (size_t i = static_cast<size_t>(col); i < plans.size(); i += static_cast<size_t>(cols)) {
@@ -564,106 +555,127 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
       margins[i].right = right;
     }
   }
+  return margins;
+}
 
-  for (size_t i = 0; i < plans.size(); ++i) {
-    PanelPlan& plan = plans[i];
-    const Panel& p = *plan.panel;
-    const int row = static_cast<int>(i) / cols, col = static_cast<int>(i) % cols;
-    const Margins& m = margins[i];
-    const double cx0 = col * cell_w, cy_top = top_px + row * cell_h;
-    const double box_w = cell_w - m.left - m.right, box_h = cell_h - m.top - m.bottom;
-    const double left = (cx0 + m.left) / W, right = (cx0 + m.left + box_w) / W;
-    const double top = 1 - (cy_top + m.top) / H, bottom = 1 - (cy_top + m.top + box_h) / H;
-
-    body << "  # panel " << i + 1 << (p.title.empty() ? "" : ": " + p.title) << "\n";
-    body << "  reset\n";
-    std::ostringstream s;
-    s << "set lmargin at screen " << num(left) << "\nset rmargin at screen " << num(right)
-      << "\nset bmargin at screen " << num(bottom) << "\nset tmargin at screen " << num(top)
-      << "\n";
-    s << "set border 3 lw 1\nset tics nomirror out scale 0.6\n";
-    if (!p.title.empty())
-      s << "set title " << quoted(p.title) << " noenhanced font '," << style::kTitleFontSize
-        << "' offset 0,-0.3\n";
-    if (!p.x.label.empty()) s << "set xlabel " << quoted(p.x.label) << " noenhanced\n";
-    if (!p.y.label.empty()) s << "set ylabel " << quoted(p.y.label) << " noenhanced\n";
-    if (p.heat_map) {
-      const HeatMap& h = *p.heat_map;
-      s << "set border 15\nset palette defined (" << style::heatMapPalette() << ")\n";
-      s << "set cbrange [" << num(plan.colour.lo) << ":" << num(plan.colour.hi) << "]\n";
-      if (!h.colour_label.empty()) s << "set cblabel " << quoted(h.colour_label) << " noenhanced\n";
-      s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
-      s << "set yrange [" << num(plan.y.lo) << ":" << num(plan.y.hi) << "]\n";
-      s << "set xtics " << tickList(h.column_labels) << " rotate by 90 right noenhanced scale 0\n";
-      s << "set ytics " << tickList(h.row_labels) << " noenhanced scale 0\n";
-      s << "unset key\n";
-    } else if (!p.bars.empty()) {
-      s << "set grid ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
-      s << kBarFill;
-      s << "set boxwidth " << num(0.8 / static_cast<double>(p.bars.size())) << " absolute\n";
-      s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
-      s << "set xtics " << tickList(p.categories) << " noenhanced scale 0\n";
-      s << axisCommands("y", p.y, plan.y);
-      for (const auto& l : p.levels)
-        s << "set arrow from graph 0, first " << num(l.y) << " to graph 1, first " << num(l.y)
-          << " nohead front " << referenceStroke() << "\n";
-    } else {
-      s << "set grid xtics ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
-      s << axisCommands("x", p.x, plan.x) << axisCommands("y", p.y, plan.y);
-    }
-    // The key.
-    std::vector<std::string> items = plan.plot_items;
-    if (plan.key == KeyPlacement::Off) {
-      s << "unset key\n";
-    } else if (plan.key == KeyPlacement::OutsideRight) {
-      s << "set key at screen " << num(right + 10 / W) << ", screen " << num(top)
-        << " left top vertical Left reverse samplen 4 noenhanced nobox\n";
-    } else {
-      s << "set key " << keyCorner(plan.key) << " vertical Left reverse samplen 4 noenhanced "
-                                                "nobox\n";
-    }
-    std::istringstream lines(s.str());
-    for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
-    body << "  plot ";
-    for (size_t k = 0; k < items.size(); ++k) body << (k ? ", \\\n       " : "") << items[k];
-    body << "\n";
+// The axes' commands of one panel: a heat map's, bars' or lines'.
+std::string axesCommands(const PanelPlan& plan) {
+  const Panel& p = *plan.panel;
+  std::ostringstream s;
+  if (p.heat_map) {
+    const HeatMap& h = *p.heat_map;
+    s << "set border 15\nset palette defined (" << style::heatMapPalette() << ")\n";
+    s << "set cbrange [" << num(plan.colour.lo) << ":" << num(plan.colour.hi) << "]\n";
+    if (!h.colour_label.empty()) s << "set cblabel " << quoted(h.colour_label) << " noenhanced\n";
+    s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
+    s << "set yrange [" << num(plan.y.lo) << ":" << num(plan.y.hi) << "]\n";
+    s << "set xtics " << tickList(h.column_labels) << " rotate by 90 right noenhanced scale 0\n";
+    s << "set ytics " << tickList(h.row_labels) << " noenhanced scale 0\n";
+    s << "unset key\n";
+  } else if (!p.bars.empty()) {
+    s << "set grid ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
+    s << kBarFill;
+    s << "set boxwidth " << num(0.8 / static_cast<double>(p.bars.size())) << " absolute\n";
+    s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
+    s << "set xtics " << tickList(p.categories) << " noenhanced scale 0\n";
+    s << axisCommands("y", p.y, plan.y);
+    for (const auto& l : p.levels)
+      s << "set arrow from graph 0, first " << num(l.y) << " to graph 1, first " << num(l.y)
+        << " nohead front " << referenceStroke() << "\n";
+  } else {
+    s << "set grid xtics ytics lc rgb " << quoted(style::kGridColour) << " lw 1\n";
+    s << axisCommands("x", p.x, plan.x) << axisCommands("y", p.y, plan.y);
   }
-  // The shared key: a plot of its own with no axes, over the grid's empty cells or the strip
-  // below the grid, so that gnuplot lays the key out in that whole area.
-  if (!shared_entries.empty()) {
-    std::ostringstream k;
-    double x0, x1, y0, y1;
-    int max_rows;
-    if (empty_cells > 0) {
-      x0 = (cols - empty_cells) * cell_w / W + 0.02;
-      x1 = 0.98;
-      y0 = 1 - (top_px + rows * cell_h) / H + 0.02;
-      y1 = 1 - (top_px + (rows - 1) * cell_h) / H - 0.02;
-      max_rows = std::max(1, static_cast<int>((cell_h - 20) / kKeyLineHeight));
-    } else {
-      x0 = 0.01;
-      x1 = 0.99;
-      y0 = 0;
-      y1 = bottom_px / H;
-      max_rows = static_cast<int>((shared_entries.size() + key_columns - 1) / key_columns);
-    }
-    k << "reset\nunset border\nunset tics\nunset grid\n"
-      << kBarFill  // after reset, as in the panels: else a bar's key sample is an empty box
-      << "set lmargin at screen " << num(x0) << "\nset rmargin at screen " << num(x1)
-      << "\nset bmargin at screen " << num(y0) << "\nset tmargin at screen " << num(y1) << "\n"
-      << "set xrange [0:1]\nset yrange [0:1]\n"
-      << "set key inside center center " << (empty_cells > 0 ? "vertical" : "horizontal")
-      << " maxrows " << max_rows << " Left reverse samplen 4 noenhanced nobox\n";
-    body << "  # the key shared by every panel\n";
-    std::istringstream lines(k.str());
-    for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
-    body << "  plot NaN notitle";
-    for (const auto& e : shared_entries)
-      body << ", \\\n       keyentry with " << e.style << " title " << quoted(e.title);
-    body << "\n";
-  }
-  body << "  unset multiplot\n";
+  return s.str();
+}
 
+// Panel `i`'s commands and plot, in its cell of the grid.
+void writePanel(const PanelPlan& plan, size_t i, const Margins& m, const Layout& layout,
+                std::ostringstream& body) {
+  const Panel& p = *plan.panel;
+  const double W = layout.width, H = layout.height;
+  const int row = static_cast<int>(i) / layout.cols, col = static_cast<int>(i) % layout.cols;
+  const double cx0 = col * layout.cell_w, cy_top = layout.top_px + row * layout.cell_h;
+  const double box_w = layout.cell_w - m.left - m.right, box_h = layout.cell_h - m.top - m.bottom;
+  const double left = (cx0 + m.left) / W, right = (cx0 + m.left + box_w) / W;
+  const double top = 1 - (cy_top + m.top) / H, bottom = 1 - (cy_top + m.top + box_h) / H;
+
+  body << "  # panel " << i + 1 << (p.title.empty() ? "" : ": " + p.title) << "\n";
+  body << "  reset\n";
+  std::ostringstream s;
+  s << "set lmargin at screen " << num(left) << "\nset rmargin at screen " << num(right)
+    << "\nset bmargin at screen " << num(bottom) << "\nset tmargin at screen " << num(top)
+    << "\n";
+  s << "set border 3 lw 1\nset tics nomirror out scale 0.6\n";
+  if (!p.title.empty())
+    s << "set title " << quoted(p.title) << " noenhanced font '," << style::kTitleFontSize
+      << "' offset 0,-0.3\n";
+  if (!p.x.label.empty()) s << "set xlabel " << quoted(p.x.label) << " noenhanced\n";
+  if (!p.y.label.empty()) s << "set ylabel " << quoted(p.y.label) << " noenhanced\n";
+  s << axesCommands(plan);
+  // The key.
+  const std::vector<std::string>& items = plan.plot_items;
+  if (plan.key == KeyPlacement::Off) {
+    s << "unset key\n";
+  } else if (plan.key == KeyPlacement::OutsideRight) {
+    s << "set key at screen " << num(right + 10 / W) << ", screen " << num(top)
+      << " left top vertical Left reverse samplen 4 noenhanced nobox\n";
+  } else {
+    s << "set key " << keyCorner(plan.key) << " vertical Left reverse samplen 4 noenhanced "
+                                              "nobox\n";
+  }
+  std::istringstream lines(s.str());
+  for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
+  body << "  plot ";
+  for (size_t k = 0; k < items.size(); ++k) body << (k ? ", \\\n       " : "") << items[k];
+  body << "\n";
+}
+
+// The shared key: a plot of its own with no axes, over the grid's empty cells or the strip
+// below the grid, so that gnuplot lays the key out in that whole area.
+void writeSharedKey(const std::vector<KeyEntry>& shared_entries, const Layout& layout,
+                    std::ostringstream& body) {
+  if (shared_entries.empty()) return;
+  const double W = layout.width, H = layout.height;
+  const int cols = layout.cols, rows = layout.rows, empty_cells = layout.empty_cells;
+  const double top_px = layout.top_px, bottom_px = layout.bottom_px, cell_w = layout.cell_w,
+               cell_h = layout.cell_h;
+  const int key_columns = layout.key_columns;
+  std::ostringstream k;
+  double x0, x1, y0, y1;
+  int max_rows;
+  if (empty_cells > 0) {
+    x0 = (cols - empty_cells) * cell_w / W + 0.02;
+    x1 = 0.98;
+    y0 = 1 - (top_px + rows * cell_h) / H + 0.02;
+    y1 = 1 - (top_px + (rows - 1) * cell_h) / H - 0.02;
+    max_rows = std::max(1, static_cast<int>((cell_h - 20) / kKeyLineHeight));
+  } else {
+    x0 = 0.01;
+    x1 = 0.99;
+    y0 = 0;
+    y1 = bottom_px / H;
+    max_rows = static_cast<int>((shared_entries.size() + key_columns - 1) / key_columns);
+  }
+  k << "reset\nunset border\nunset tics\nunset grid\n"
+    << kBarFill  // after reset, as in the panels: else a bar's key sample is an empty box
+    << "set lmargin at screen " << num(x0) << "\nset rmargin at screen " << num(x1)
+    << "\nset bmargin at screen " << num(y0) << "\nset tmargin at screen " << num(y1) << "\n"
+    << "set xrange [0:1]\nset yrange [0:1]\n"
+    << "set key inside center center " << (empty_cells > 0 ? "vertical" : "horizontal")
+    << " maxrows " << max_rows << " Left reverse samplen 4 noenhanced nobox\n";
+  body << "  # the key shared by every panel\n";
+  std::istringstream lines(k.str());
+  for (std::string line; std::getline(lines, line);) body << "  " << line << "\n";
+  body << "  plot NaN notitle";
+  for (const auto& e : shared_entries)
+    body << ", \\\n       keyentry with " << e.style << " title " << quoted(e.title);
+  body << "\n";
+}
+
+// The script: one run of the panels' commands per output format.
+std::string scriptText(const std::string& stem, const std::vector<OutputFormat>& formats,
+                       double W, double H, const std::string& panels) {
   std::ostringstream script;
   script << "# " << stem << ".gp: written by recurlab_analyze from the run's log.h5.\n"
          << "# Restyle and rerun in this folder: gnuplot " << stem << ".gp\n"
@@ -687,8 +699,56 @@ GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
     if (f.terminal == "pngcairo" || f.terminal == "pdfcairo") script << " dashlength 1.5";
     script << " }\n";
   }
-  script << "  set output '" << stem << ".'.format\n" << body.str() << "  unset output\n}\n";
-  return {script.str(), data.str()};
+  script << "  set output '" << stem << ".'.format\n" << panels << "  unset output\n}\n";
+  return script.str();
+}
+
+}  // namespace
+
+GnuplotScript gnuplotScript(const Figure& figure, const std::string& stem,
+                            const std::vector<OutputFormat>& formats) {
+  if (formats.empty()) throw std::invalid_argument("figure " + stem + ": no output format");
+  std::vector<const Panel*> panels;
+  for (size_t i = 0; i < figure.panels.size(); ++i) {
+    const Panel& p = figure.panels[i];
+    validate(p, "figure " + stem + ", panel " + std::to_string(i + 1) +
+                    (p.title.empty() ? "" : " '" + p.title + "'"));
+    if (!p.empty()) panels.push_back(&p);
+  }
+  if (panels.empty())
+    throw std::invalid_argument("figure " + stem + ": nothing to draw (every panel is empty)");
+  const bool shared_key = figure.shared_key;
+
+  std::ostringstream data;
+  data << "# " << stem << ".dat: the numbers of " << stem
+       << ".png, one block per series (gnuplot 'index k'), written by recurlab_analyze\n\n";
+  int block = 0;
+  SharedKey shared;
+  std::vector<PanelPlan> plans;
+  for (const Panel* p : panels) {
+    PanelPlan plan;
+    plan.panel = p;
+    plan.key = shared_key || p->heat_map ? KeyPlacement::Off : p->key;
+    if (p->heat_map) planHeatMap(plan, data, block);
+    else if (!p->bars.empty()) planBars(plan, data, block, shared_key, shared.entries, shared.order);
+    else planLines(plan, data, block, shared_key, shared.entries, shared.order);
+    if (plan.entries.empty() && !shared_key) plan.key = KeyPlacement::Off;
+    plans.push_back(std::move(plan));
+  }
+  const std::vector<KeyEntry> shared_entries = shared.listed();
+  const Layout layout = layOut(figure, panels.size(), shared_entries);
+
+  std::ostringstream body;
+  body << "  set multiplot";
+  if (!figure.title.empty())
+    body << " title " << quoted(figure.title) << " noenhanced font '," << style::kTitleFontSize + 1
+         << "'";
+  body << "\n";
+  const std::vector<Margins> margins = placeMargins(plans, layout);
+  for (size_t i = 0; i < plans.size(); ++i) writePanel(plans[i], i, margins[i], layout, body);
+  writeSharedKey(shared_entries, layout, body);
+  body << "  unset multiplot\n";
+  return {scriptText(stem, formats, layout.width, layout.height, body.str()), data.str()};
 }
 
 }  // namespace recurlab::analysis

@@ -139,25 +139,13 @@ void writeStartingPoints(const std::vector<Unit>& units, Report& report) {
   report.bullets(items);
 }
 
-void buildLmReport(const RunReader& run, Report& report) {
-  std::vector<Unit> units;
-  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
+// Test numbers at the best valid epoch, beside the published ones.
+void resultsSection(const RunReader& run, const std::vector<Unit>& units, Report& report) {
   auto& summary = report.summary();
-  const auto running = std::count_if(units.begin(), units.end(),
-                                     [](const Unit& u) { return u.status == "running"; });
-  std::vector<std::string> logged;
-  for (const auto& u : units) logged.push_back(u.group);
-  writePlannedUnitsInProgress(run, logged, running, report, "models",
-                              "the epochs logged so far, the best valid epoch among them, the "
-                              "test number at that epoch and the mean time per epoch");
-  if (units.empty()) {
-    report.paragraph("No model has finished an epoch yet.");
-    return;
-  }
-  const std::string corpus = units.front().corpus, metric = units.front().metric;
-  const std::string mname = metricName(metric);
+  const std::string& corpus = units.front().corpus;
+  const std::string& metric = units.front().metric;
+  const std::string mname = metricName(units.front().metric);
   const auto config = run.config();
-
   report.heading(2, "Test " + mname + " (" + corpus + ")");
   report.paragraph(
       "Test " + mname + " at the epoch of best valid " + mname + ", over the whole test text "
@@ -213,7 +201,11 @@ void buildLmReport(const RunReader& run, Report& report) {
     }
 
   writeStartingPoints(units, report);
+}
 
+void learningCurvesSection(const RunReader& run, const std::vector<Unit>& units, Report& report) {
+  const std::string& metric = units.front().metric;
+  const std::string mname = metricName(units.front().metric);
   report.heading(2, "Learning curves");
   Figure curves;
   curves.shared_key = true;
@@ -253,7 +245,9 @@ void buildLmReport(const RunReader& run, Report& report) {
                       (continued ? "; a model started from a kept model counts its epochs on from "
                                    "the kept model's (its first epoch here is the kept epoch + 1)"
                                  : "") + ".");
+}
 
+void timeSection(const RunReader& run, const std::vector<Unit>& units, Report& report) {
   report.heading(2, "Time per epoch");
   Figure time_fig;
   time_fig.width = 700;
@@ -274,7 +268,10 @@ void buildLmReport(const RunReader& run, Report& report) {
                 "Training seconds per epoch (evaluation excluded), one run per model, " +
                     run.rootText("threads") + " thread(s) as logged in the environment section.");
   writeWallClockNote(report);
+}
 
+void stepShareSection(const std::vector<Unit>& units, Report& report) {
+  auto& summary = report.summary();
   report.heading(2, "Where a training step's time goes");
   report.paragraph(
       "Self time of the operators on a few real training steps (forward and backward, no "
@@ -300,6 +297,26 @@ void buildLmReport(const RunReader& run, Report& report) {
   }
   if (share.rows() > 0)
     report.table(share, "step_share", "Share of training-step time by operator category.");
+}
+
+void buildLmReport(const RunReader& run, Report& report) {
+  std::vector<Unit> units;
+  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
+  const auto running = std::count_if(units.begin(), units.end(),
+                                     [](const Unit& u) { return u.status == "running"; });
+  std::vector<std::string> logged;
+  for (const auto& u : units) logged.push_back(u.group);
+  writePlannedUnitsInProgress(run, logged, running, report, "models",
+                              "the epochs logged so far, the best valid epoch among them, the "
+                              "test number at that epoch and the mean time per epoch");
+  if (units.empty()) {
+    report.paragraph("No model has finished an epoch yet.");
+    return;
+  }
+  resultsSection(run, units, report);
+  learningCurvesSection(run, units, report);
+  timeSection(run, units, report);
+  stepShareSection(units, report);
 }
 
 }  // namespace

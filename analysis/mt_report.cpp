@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
-#include "experiments/metrics/bleu_tokenizer.h"
-#include "experiments/metrics/paired_bleu.h"
+#include "metrics/bleu_tokenizer.h"
+#include "metrics/paired_bleu.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -139,35 +139,8 @@ void pairedSignificanceSection(const std::vector<ModelRun>& models, Report& repo
                "difference at least this large if the two systems were equally good.");
 }
 
-void buildMtReport(const RunReader& run, Report& report) {
-  std::vector<ModelRun> models;
-  for (const auto& file : run.logFiles()) {  // log.h5, or every shard's log
-    const Hdf5RunLog log = openRunLog(file);
-    for (const auto& child : log.children("/"))
-      if (log.exists("/" + child + "/epochs") || log.attribute("/" + child, "model")) {
-        models.push_back(readModel(log, child));
-        models.back().log_file = file;
-      }
-  }
-  // The config's order, not the alphabet's.
-  const auto config = run.config();
-  if (config.contains("models") && (config["models"].is_array() || config["models"].is_object())) {
-    std::vector<std::string> names;  // a map name -> model (today), or an array (older logs)
-    for (const auto& [key, spec] : config["models"].items())
-      names.push_back(config["models"].is_object()
-                          ? key : spec.value("name", spec.value("model", std::string())));
-    std::vector<ModelRun> ordered;
-    for (const auto& name : names)
-      for (auto& m : models)
-        if (m.name == name) ordered.push_back(m);
-    if (ordered.size() == models.size()) models = ordered;
-  }
-  auto& summary = report.summary();
-  if (models.empty()) {
-    report.paragraph("The log holds no trained model yet.");
-    return;
-  }
-
+// The data, the subwords and how each BLEU was decoded.
+void setupSection(const std::vector<ModelRun>& models, Report& report) {
   report.heading(2, "Setup");
   const auto& first = models.front();
   const std::string pair = (first.texts.count("source_language") ? first.texts.at("source_language") : "?") +
@@ -191,7 +164,10 @@ void buildMtReport(const RunReader& run, Report& report) {
     setup.push_back("**This run trained on a subset of the training data** (the quick config): "
                     "its BLEU is not comparable with full-data numbers.");
   report.bullets(setup);
+}
 
+void bleuPerEpochSection(const std::vector<ModelRun>& models, Report& report) {
+  auto& summary = report.summary();
   // BLEU per epoch (Lei et al. 2018, Table 7): rows epochs, columns models x {valid, test}.
   report.heading(2, "BLEU per epoch");
   std::vector<ReportTable::Column> columns = {{"epoch", ReportTable::Align::Left}};
@@ -236,7 +212,10 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.table(bleu_table, "bleu_per_epoch",
                "BLEU after each epoch (sacreBLEU default: detokenized, 13a, mixed case): valid "
                "greedy, test as configured; the last row averages a window of the last epochs.");
+}
 
+void testBleuSection(const std::vector<ModelRun>& models, Report& report) {
+  auto& summary = report.summary();
   // Final test BLEU with the published number beside ours.
   report.heading(2, "Test BLEU after checkpoint averaging");
   ReportTable final_table({{"model", ReportTable::Align::Left},
@@ -297,7 +276,9 @@ void buildMtReport(const RunReader& run, Report& report) {
     report.code(text);
   }
   pairedSignificanceSection(models, report);
+}
 
+void perplexitySection(const std::vector<ModelRun>& models, Report& report) {
   // Perplexity curves (Lei et al. 2018, Figure 7).
   Figure curves;
   curves.shared_key = true;
@@ -330,7 +311,9 @@ void buildMtReport(const RunReader& run, Report& report) {
   report.figure(curves, "perplexity",
                 "Train perplexity (exp of the mean unsmoothed NLL per target subword over the "
                 "epoch, dropout on) and valid perplexity after each epoch, one run per model.");
+}
 
+void attentionSection(const std::vector<ModelRun>& models, Report& report) {
   // Attention maps: one panel per decoder layer, per model.
   report.heading(2, "Attention");
   for (size_t mi = 0; mi < models.size(); ++mi) {
@@ -374,7 +357,9 @@ void buildMtReport(const RunReader& run, Report& report) {
                       std::to_string(log.intAttribute(g, "sentence") + 1) +
                       " with the final model.");
   }
+}
 
+void translationsSection(const std::vector<ModelRun>& models, Report& report) {
   // Translations as text files beside the report.
   report.heading(2, "Translations");
   std::vector<std::string> files;
@@ -403,7 +388,10 @@ void buildMtReport(const RunReader& run, Report& report) {
       report.code(text);
     }
   }
+}
 
+// Every model's training run.
+void unitsSection(const std::vector<ModelRun>& models, Report& report) {
   report.heading(2, "Units");
   ReportTable units({{"model", ReportTable::Align::Left}, {"registry name", ReportTable::Align::Left},
                      {"status", ReportTable::Align::Left}, {"stop", ReportTable::Align::Left},
@@ -412,6 +400,42 @@ void buildMtReport(const RunReader& run, Report& report) {
     units.addRow({m.name, m.model, m.status, m.stop_reason, fixed(number(m, "steps"), 0),
                   fixed(number(m, "checkpoints_averaged"), 0)});
   report.table(units, "units", "Every model's training run.");
+}
+
+void buildMtReport(const RunReader& run, Report& report) {
+  std::vector<ModelRun> models;
+  for (const auto& file : run.logFiles()) {  // log.h5, or every shard's log
+    const Hdf5RunLog log = openRunLog(file);
+    for (const auto& child : log.children("/"))
+      if (log.exists("/" + child + "/epochs") || log.attribute("/" + child, "model")) {
+        models.push_back(readModel(log, child));
+        models.back().log_file = file;
+      }
+  }
+  // The config's order, not the alphabet's.
+  const auto config = run.config();
+  if (config.contains("models") && (config["models"].is_array() || config["models"].is_object())) {
+    std::vector<std::string> names;  // a map name -> model (today), or an array (older logs)
+    for (const auto& [key, spec] : config["models"].items())
+      names.push_back(config["models"].is_object()
+                          ? key : spec.value("name", spec.value("model", std::string())));
+    std::vector<ModelRun> ordered;
+    for (const auto& name : names)
+      for (auto& m : models)
+        if (m.name == name) ordered.push_back(m);
+    if (ordered.size() == models.size()) models = ordered;
+  }
+  if (models.empty()) {
+    report.paragraph("The log holds no trained model yet.");
+    return;
+  }
+  setupSection(models, report);
+  bleuPerEpochSection(models, report);
+  testBleuSection(models, report);
+  perplexitySection(models, report);
+  attentionSection(models, report);
+  translationsSection(models, report);
+  unitsSection(models, report);
 }
 
 }  // namespace

@@ -79,36 +79,8 @@ std::vector<QaUnit> readUnits(const Hdf5RunLog& log) {
   return units;
 }
 
-void buildQaReport(const RunReader& run, Report& report) {
-  std::vector<QaUnit> units;
-  run.forEachLog([&](const Hdf5RunLog& log) {
-    for (auto& u : readUnits(log)) units.push_back(std::move(u));
-  });
-  const std::string protocol = run.rootText("protocol");
-  const bool offline = protocol != "official";
-  report.heading(2, "SQuAD v1.1 question answering");
-  if (offline)
-    report.paragraph(
-        "**Offline protocol: NOT comparable with published numbers.** Without train-v1.1.json "
-        "the readers train on an article-disjoint part of dev-v1.1.json and are scored on the "
-        "other articles (a fixed, seeded split; config key data.split_seed), usually on "
-        "subsamples and for few epochs. The published rows train on the 87,599 training "
-        "questions and score all 10,570 dev questions.");
-  else
-    report.paragraph("Official protocol: trained on train-v1.1.json, scored on dev-v1.1.json.");
-  const auto running = std::count_if(units.begin(), units.end(),
-                                     [](const QaUnit& u) { return u.status == "running"; });
-  std::vector<std::string> logged;
-  for (const auto& u : units) logged.push_back(u.group);
-  writePlannedUnitsInProgress(run, logged, running, report, "readers",
-                              "the best dev epoch among the epochs logged so far");
-  report.paragraph(
-      "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
-      "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "
-      "epoch are predictions-<model>.json beside eval-data.json (the evaluated questions in "
-      "SQuAD format): `recurlab_squad_eval eval-data.json predictions-<model>.json` or the "
-      "official script give the same numbers.");
-
+// Dev EM and F1 beside the published readers, and what the time columns measure.
+void resultsSection(const std::vector<QaUnit>& units, bool offline, Report& report) {
   ReportTable table({{"Model", ReportTable::Align::Left},
                      {"Encoder", ReportTable::Align::Left},
                      {"Dev EM", ReportTable::Align::Right, ReportTable::Best::Max},
@@ -144,7 +116,9 @@ void buildQaReport(const RunReader& run, Report& report) {
       "seconds: on a shared machine wall time also counts the time other processes held the "
       "cores, which differs between models trained one after the other; with --threads 1 the "
       "CPU time is the work itself.");
+}
 
+void curvesSection(const std::vector<QaUnit>& units, Report& report) {
   // Curves.
   Figure curves;
   curves.width = 1000;
@@ -172,7 +146,9 @@ void buildQaReport(const RunReader& run, Report& report) {
   if (!units.empty())
     report.figure(curves, "qa_curves",
                   "Dev EM and F1 of the official evaluator after each epoch, one run per model.");
+}
 
+void timeSection(const std::vector<QaUnit>& units, Report& report) {
   // Time per epoch.
   Figure times;
   Panel bars;
@@ -197,7 +173,11 @@ void buildQaReport(const RunReader& run, Report& report) {
   if (!units.empty())
     report.figure(times, "qa_epoch_time",
                   "Mean seconds per training epoch (evaluation excluded) and the part spent in the recurrent encoders, forward and backward, per model (wall time; the last bar: the encoders' process CPU time).");
+}
 
+// The summary's numbers, and the SRU reader against the LSTM one.
+void summarySection(const std::vector<QaUnit>& units, const std::string& protocol, Report& report) {
+  const bool offline = protocol != "official";
   auto& summary = report.summary();
   summary["protocol"] = protocol;
   summary["comparable_with_published"] = !offline;
@@ -234,6 +214,42 @@ void buildQaReport(const RunReader& run, Report& report) {
                                                : std::string()) +
                      " Target: >= 3x with equal or better F1.");
   }
+}
+
+void buildQaReport(const RunReader& run, Report& report) {
+  std::vector<QaUnit> units;
+  run.forEachLog([&](const Hdf5RunLog& log) {
+    for (auto& u : readUnits(log)) units.push_back(std::move(u));
+  });
+  const std::string protocol = run.rootText("protocol");
+  const bool offline = protocol != "official";
+  report.heading(2, "SQuAD v1.1 question answering");
+  if (offline)
+    report.paragraph(
+        "**Offline protocol: NOT comparable with published numbers.** Without train-v1.1.json "
+        "the readers train on an article-disjoint part of dev-v1.1.json and are scored on the "
+        "other articles (a fixed, seeded split; config key data.split_seed), usually on "
+        "subsamples and for few epochs. The published rows train on the 87,599 training "
+        "questions and score all 10,570 dev questions.");
+  else
+    report.paragraph("Official protocol: trained on train-v1.1.json, scored on dev-v1.1.json.");
+  const auto running = std::count_if(units.begin(), units.end(),
+                                     [](const QaUnit& u) { return u.status == "running"; });
+  std::vector<std::string> logged;
+  for (const auto& u : units) logged.push_back(u.group);
+  writePlannedUnitsInProgress(run, logged, running, report, "readers",
+                              "the best dev epoch among the epochs logged so far");
+  report.paragraph(
+      "Scores: the official v1.1 evaluator (exact match and token F1 after its normalization, "
+      "maximum over the ground truths), at the epoch of the best dev F1. The predictions of that "
+      "epoch are predictions-<model>.json beside eval-data.json (the evaluated questions in "
+      "SQuAD format): `recurlab_squad_eval eval-data.json predictions-<model>.json` or the "
+      "official script give the same numbers.");
+
+  resultsSection(units, offline, report);
+  curvesSection(units, report);
+  timeSection(units, report);
+  summarySection(units, protocol, report);
 }
 
 }  // namespace

@@ -184,21 +184,10 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs) {
   return c;
 }
 
-std::vector<std::string> writeComparison(const Comparison& comparison,
-                                         const std::vector<RunMetrics>& runs,
-                                         const std::string& out_dir) {
-  fs::create_directories(out_dir);
-  Report report(out_dir);
-  // The PDF's creation date: the newest start of the compared runs, not the clock, so that
-  // comparing the same runs again (make figures) gives the same bytes.
-  std::string newest_start;
-  for (const auto& r : runs) newest_start = std::max(newest_start, r.start_time);
-  report.setFigureDate(newest_start);
-  report.heading(1, "Comparison of " + std::to_string(runs.size()) + " runs");
-  report.paragraph(
-      "Headline metrics of each run (from its summary.json), mean ± sample standard deviation "
-      "over the runs of one model and configuration (runs whose configs differ only in the "
-      "seed); n runs, their seeds listed.");
+namespace {
+
+// Mean ± std of each headline metric per model and config.
+void headlineTable(const Comparison& comparison, Report& report) {
   ReportTable table({{"metric", ReportTable::Align::Left},
                      {"model", ReportTable::Align::Left},
                      {"mean ± std"},
@@ -212,7 +201,10 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
                   seeds});
   }
   report.table(table, "compare", "Headline metrics across runs and seeds (mean ± std).");
+}
 
+// Rows of one metric under the same seeds, compared seed by seed.
+void pairedSection(const Comparison& comparison, Report& report) {
   if (!comparison.paired.empty()) {
     report.heading(2, "Paired comparisons");
     report.paragraph(
@@ -233,7 +225,9 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
                      {formatNumber(p.p_value, 3), p.p_value}});
     report.table(paired, "compare_paired", "Paired randomization tests between rows.");
   }
+}
 
+void comparisonFigure(const Comparison& comparison, size_t run_count, Report& report) {
   // One panel per metric: a group of bars per model, a bar per config (a key when several).
   Figure figure;
   figure.width = 1000;
@@ -281,9 +275,12 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
   if (!figure.panels.empty())
     report.figure(figure, "compare",
                   "Mean ± standard deviation of each headline metric over " +
-                      std::to_string(runs.size()) +
+                      std::to_string(run_count) +
                       " runs, one panel per metric, a bar per model and config.");
+}
 
+// The runs compared, and their configs.
+void runsSection(const Comparison& comparison, const std::vector<RunMetrics>& runs, Report& report) {
   report.heading(2, "Runs");
   std::vector<std::string> lines;
   std::map<std::string, size_t> config_index;
@@ -302,6 +299,29 @@ std::vector<std::string> writeComparison(const Comparison& comparison,
     for (size_t k = 0; k < comparison.configs.size(); ++k)
       report.code("config " + std::to_string(k + 1) + ": " + comparison.configs[k], "json");
   }
+}
+
+}  // namespace
+
+std::vector<std::string> writeComparison(const Comparison& comparison,
+                                         const std::vector<RunMetrics>& runs,
+                                         const std::string& out_dir) {
+  fs::create_directories(out_dir);
+  Report report(out_dir);
+  // The PDF's creation date: the newest start of the compared runs, not the clock, so that
+  // comparing the same runs again (make figures) gives the same bytes.
+  std::string newest_start;
+  for (const auto& r : runs) newest_start = std::max(newest_start, r.start_time);
+  report.setFigureDate(newest_start);
+  report.heading(1, "Comparison of " + std::to_string(runs.size()) + " runs");
+  report.paragraph(
+      "Headline metrics of each run (from its summary.json), mean ± sample standard deviation "
+      "over the runs of one model and configuration (runs whose configs differ only in the "
+      "seed); n runs, their seeds listed.");
+  headlineTable(comparison, report);
+  pairedSection(comparison, report);
+  comparisonFigure(comparison, runs.size(), report);
+  runsSection(comparison, runs, report);
   const std::string md = (fs::path(out_dir) / "compare.md").string();
   std::ofstream out(md);
   out << report.markdown();

@@ -95,31 +95,19 @@ experiments::Table speedTimings(const experiments::Hdf5RunLog& log) {
   return all;
 }
 
-void buildSpeedReport(const RunReader& run, Report& report) {
-  const auto& log = run.log();
-  const auto models = nlohmann::json::parse(log.stringAttribute("/speed", "models"));
-  std::vector<std::string> labels, encoders;
-  for (const auto& m : models) {
-    labels.push_back(m.at("label").get<std::string>());
-    encoders.push_back(m.at("encoder").get<std::string>());
-  }
-  const double copy_gbs = log.doubleAttribute("/speed", "copy_bandwidth_gbs");
-  const bool on_gpu = run.rootText("device").rfind("cuda", 0) == 0;
-  const auto table = speedTimings(log);
-  Timings tm;
-  const auto study = table.column("study"), length = table.column("length"),
-             hidden = table.column("hidden"), batch = table.column("batch"),
-             model = table.column("model"), repeat = table.column("repeat"),
-             secs = table.column("seconds"), bytes = table.column("kernel_bytes");
-  for (size_t i = 0; i < secs.size(); ++i) {
-    const Key k{static_cast<int>(study[i]), static_cast<int64_t>(length[i]),
-                static_cast<int64_t>(hidden[i]), static_cast<int64_t>(batch[i])};
-    tm.seconds[k][static_cast<int>(model[i])][static_cast<int>(repeat[i])] = secs[i];
-    tm.kernel_bytes[k][static_cast<int>(model[i])] = bytes[i];
-  }
-  const int sru = findModel(encoders, "sru"), lstm = findModel(encoders, "lstm");
-  const int floor = findModel(encoders, "sru_matmul"), kernel = findModel(encoders, "sru_kernel");
+// What the sections read: the models, the timings and where the SRU's rows are.
+struct SpeedRun {
+  std::vector<std::string> labels, encoders;  // per model index
+  double copy_gbs = 0;
+  bool on_gpu = false;
+  Timings timings;
+  int sru = -1, lstm = -1, floor = -1, kernel = -1;  // model indices (-1: not timed)
+};
 
+// How the timings were taken, and what was not timed.
+void setupSection(const RunReader& run, const SpeedRun& speed, Report& report) {
+  const auto& log = run.log();
+  const double copy_gbs = speed.copy_gbs;
   report.heading(2, "Speed: forward + backward per layer");
   report.paragraph(
       "Every model ran in the same process, round-robin with a rotating start, warm-up "
@@ -140,7 +128,18 @@ void buildSpeedReport(const RunReader& run, Report& report) {
     report.paragraph("Not timed (not registered in this build):");
     report.bullets(items);
   }
+}
 
+// One table per main shape, each model against the SRU, and the targets.
+void mainSizesSection(const SpeedRun& speed, Report& report) {
+  const auto& labels = speed.labels;
+  const double copy_gbs = speed.copy_gbs;
+  const bool on_gpu = speed.on_gpu;
+  auto tm = speed.timings;
+  const int sru = speed.sru;
+  const int lstm = speed.lstm;
+  const int floor = speed.floor;
+  const int kernel = speed.kernel;
   nlohmann::json summary_shapes = nlohmann::json::array();
   for (const auto& [key, by_model] : tm.seconds) {
     if (std::get<0>(key) != 0) continue;
@@ -202,7 +201,13 @@ void buildSpeedReport(const RunReader& run, Report& report) {
   }
   report.summary()["main_sizes"] = summary_shapes;
   report.summary()["copy_bandwidth_gbs"] = copy_gbs;
+}
 
+void sweepSection(const SpeedRun& speed, Report& report) {
+  const auto& labels = speed.labels;
+  const auto& encoders = speed.encoders;
+  auto tm = speed.timings;
+  const int sru = speed.sru;
   // Sweeps: how cost grows with sequence length and with batch size. Thirteen lines on one panel
   // cannot be read: one panel per family of models, each beside the SRU.
   for (int s : {1, 2}) {
@@ -263,6 +268,36 @@ void buildSpeedReport(const RunReader& run, Report& report) {
                       std::to_string(repeats) + " timed repetitions of " +
                       std::to_string(series.size()) + " models run round-robin in one process.");
   }
+}
+
+void buildSpeedReport(const RunReader& run, Report& report) {
+  const auto& log = run.log();
+  SpeedRun speed;
+  const auto models = nlohmann::json::parse(log.stringAttribute("/speed", "models"));
+  for (const auto& m : models) {
+    speed.labels.push_back(m.at("label").get<std::string>());
+    speed.encoders.push_back(m.at("encoder").get<std::string>());
+  }
+  speed.copy_gbs = log.doubleAttribute("/speed", "copy_bandwidth_gbs");
+  speed.on_gpu = run.rootText("device").rfind("cuda", 0) == 0;
+  const auto table = speedTimings(log);
+  const auto study = table.column("study"), length = table.column("length"),
+             hidden = table.column("hidden"), batch = table.column("batch"),
+             model = table.column("model"), repeat = table.column("repeat"),
+             secs = table.column("seconds"), bytes = table.column("kernel_bytes");
+  for (size_t i = 0; i < secs.size(); ++i) {
+    const Key k{static_cast<int>(study[i]), static_cast<int64_t>(length[i]),
+                static_cast<int64_t>(hidden[i]), static_cast<int64_t>(batch[i])};
+    speed.timings.seconds[k][static_cast<int>(model[i])][static_cast<int>(repeat[i])] = secs[i];
+    speed.timings.kernel_bytes[k][static_cast<int>(model[i])] = bytes[i];
+  }
+  speed.sru = findModel(speed.encoders, "sru");
+  speed.lstm = findModel(speed.encoders, "lstm");
+  speed.floor = findModel(speed.encoders, "sru_matmul");
+  speed.kernel = findModel(speed.encoders, "sru_kernel");
+  setupSection(run, speed, report);
+  mainSizesSection(speed, report);
+  sweepSection(speed, report);
 }
 
 }  // namespace

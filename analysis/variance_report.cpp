@@ -96,20 +96,22 @@ double fractionInside(const std::vector<double>& v, const std::vector<double>& s
   return static_cast<double>(inside) / static_cast<double>(v.size());
 }
 
-void sruInputSection(const RunReader& run, Report& report, const std::string& input,
-                     nlohmann::json& summary) {
-  const auto& log = run.log();
-  const std::string group = "/variance/sru/" + input;
-  const Table t = log.readTable(group + "/layers");
-  if (t.rows.empty()) return;
-  report.heading(3, inputTitle(input));
-  if (const auto d = log.attribute(group, "description"))
-    if (const auto* s = std::get_if<std::string>(&*d)) report.paragraph("Input: " + *s + ".");
-  const auto biases = distinct(t, "highway_bias", true);
-  const auto alphas = distinct(t, "alpha", false);
-  const std::vector<double> layer_column = t.column("layer");
-  const double layers = *std::max_element(layer_column.begin(), layer_column.end());
+// One input's per-layer table of the SRU study, as its figure and tables read it.
+struct SruInputTable {
+  std::string input, group;        // "iid", "/variance/sru/iid"
+  Table table;                     // its layers table
+  std::vector<double> biases, alphas;
+  double layers = 0;               // the deepest layer
+};
 
+// Var[c]/Var[x] and Var[h]/Var[x] per layer, one column per highway bias b, with the bounds.
+void sruInputFigure(const RunReader& run, const SruInputTable& study, Report& report) {
+  const Table& t = study.table;
+  const auto& biases = study.biases;
+  const auto& alphas = study.alphas;
+  const double layers = study.layers;
+  const std::string& input = study.input;
+  const std::string& group = study.group;
   // Figure: one column per b; top Var[c]/Var[x], bottom Var[h]/Var[x].
   Figure fig;
   fig.columns = static_cast<int>(biases.size());
@@ -159,7 +161,14 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
                     std::to_string(static_cast<int>(layers)) + "-layer SRU at initialization for " +
                     inputTitle(input) + ", one column per highway bias b; dashed: the bounds "
                     "derived by Lei et al. (2018), App. A; " + samplesText(run, group) + ".");
+}
 
+// Measured against derived, per layer, at b = 0 (or the first b).
+void sruLayerTable(const SruInputTable& study, Report& report) {
+  const Table& t = study.table;
+  const auto& biases = study.biases;
+  const auto& alphas = study.alphas;
+  const std::string& input = study.input;
   // Per-layer table at b = 0 (or the first b): measured vs derived.
   const double b0 = std::find(biases.begin(), biases.end(), 0.0) != biases.end() ? 0.0 : biases[0];
   report.paragraph("Measured (± standard error over sequences) vs derived, per layer, at " +
@@ -194,7 +203,14 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
   report.table(md, "variance_" + input + "_layers",
                "SRU at initialization, " + inputTitle(input) + ", " + bLabel(b0) +
                    ": measured (± standard error) and derived variance ratios per layer.");
+}
 
+// Every configuration (alpha, b) in one row: first and last layer, layers within bounds.
+void sruConfigurationTable(const SruInputTable& study, Report& report, nlohmann::json& summary) {
+  const Table& t = study.table;
+  const auto& biases = study.biases;
+  const auto& alphas = study.alphas;
+  const std::string& input = study.input;
   // Every configuration in one line each.
   report.paragraph("All configurations: first and last layer, and the share of layers whose "
                    "Var[h]/Var[x] lies within the derived bounds (up to 3 standard errors).");
@@ -238,6 +254,26 @@ void sruInputSection(const RunReader& run, Report& report, const std::string& in
                "SRU at initialization, " + inputTitle(input) +
                    ": every configuration, first and last layer, share of layers within the derived bounds.");
   summary[input] = js;
+}
+
+void sruInputSection(const RunReader& run, Report& report, const std::string& input,
+                     nlohmann::json& summary) {
+  const auto& log = run.log();
+  SruInputTable study;
+  study.input = input;
+  study.group = "/variance/sru/" + input;
+  study.table = log.readTable(study.group + "/layers");
+  if (study.table.rows.empty()) return;
+  report.heading(3, inputTitle(input));
+  if (const auto d = log.attribute(study.group, "description"))
+    if (const auto* s = std::get_if<std::string>(&*d)) report.paragraph("Input: " + *s + ".");
+  study.biases = distinct(study.table, "highway_bias", true);
+  study.alphas = distinct(study.table, "alpha", false);
+  const std::vector<double> layer_column = study.table.column("layer");
+  study.layers = *std::max_element(layer_column.begin(), layer_column.end());
+  sruInputFigure(run, study, report);
+  sruLayerTable(study, report);
+  sruConfigurationTable(study, report, summary);
 }
 
 void sruDepthFigure(const RunReader& run, Report& report, const std::vector<std::string>& inputs) {

@@ -8,12 +8,13 @@
 #include <random>
 #include <stdexcept>
 
-#include "experiments/lm/language_model.h"
-#include "experiments/lm/lm_task.h"
-#include "experiments/lm/parameter_budget.h"
-#include "experiments/mt/label_smoothed_loss.h"
-#include "experiments/qa/document_reader.h"
-#include "experiments/qa/qa_examples.h"
+#include "tasks/lm/language_model.h"
+#include "tasks/lm/lm_task.h"
+#include "tasks/lm/parameter_budget.h"
+#include "tasks/mt/label_smoothed_loss.h"
+#include "tasks/mt/mt_config.h"
+#include "tasks/qa/document_reader.h"
+#include "tasks/qa/qa_examples.h"
 #include "experiments/training/adamax_optimizer.h"
 #include "models/registry.h"
 #include "models/seq2seq/beam_search.h"
@@ -146,11 +147,8 @@ BenchCase mtBeamCase(const nlohmann::json& config, std::mt19937_64& rng) {
                                         kMtVocabulary, kMtIds);
   model->eval();
   auto [source, source_pad] = paddedTokens(source_lengths, 4, kMtVocabulary, kMtIds.pad);
-  models::BeamSearchOptions o;
-  o.beam = decode.at("beam").get<int64_t>();
-  o.alpha = decode.at("alpha").get<double>();
-  o.max_length_a = decode.at("max_length_a").get<double>();
-  o.max_length_b = decode.at("max_length_b").get<int64_t>();
+  const models::BeamSearchOptions o =
+      experiments::MtDecodeOptions::fromJson(decode, "bench: decode");
   BenchCase c;
   c.name = "mt_beam";
   c.title = "MT Transformer beam search";

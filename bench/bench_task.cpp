@@ -189,6 +189,47 @@ nlohmann::json BenchTask::unitTemplate(const Unit& unit) const {
   return {{"case", unit.label}};
 }
 
+namespace {
+
+// "<label>, 2 threads: recurlab 123.4 tokens/s, PyTorch 100.0 tokens/s" (their rate if any).
+std::string roundLine(const std::string& label, int threads, const std::string& unit,
+                      const std::vector<double>& ours, const std::vector<double>& theirs) {
+  std::string line = label + ", " + std::to_string(threads) + " thread" +
+                     (threads > 1 ? "s" : "") + ": recurlab " + fixed(ours.back(), 1) + " " +
+                     unit + "/s";
+  if (!theirs.empty()) line += ", PyTorch " + fixed(theirs.back(), 1) + " " + unit + "/s";
+  return line;
+}
+
+// The case's timings table and what the report says of it, under its group.
+void logCase(experiments::Hdf5RunLog& log, const std::string& group, const BenchCase& c,
+             const std::vector<std::vector<double>>& rows, const std::string& baseline,
+             const std::string& their_error, int64_t their_parameters) {
+  const std::string table = group + "/timings";
+  log.createTable(table, {"threads", "side", "round", "steps", "seconds", "units"});
+  log.appendRows(table, rows);
+  log.setAttribute(group, "case", c.name);
+  log.setAttribute(group, "title", c.title);
+  log.setAttribute(group, "unit", c.unit);
+  log.setAttribute(group, "baseline", baseline);
+  log.setAttribute(group, "baseline_error", their_error);
+  log.setAttribute(group, "shape", c.shape.dump());
+  log.setAttribute(group, "parameters", c.parameters);
+  log.setAttribute(group, "baseline_parameters", their_parameters);
+}
+
+// The unit's metrics: the median ratio per thread count, and at the fewest threads.
+experiments::UnitResult timedResult(const std::map<int, std::vector<double>>& ratios) {
+  experiments::UnitResult result;
+  result.stop_reason = "timed";
+  for (const auto& [threads, r] : ratios)
+    result.metrics["ratio_t" + std::to_string(threads)] = median(r);
+  if (!ratios.empty()) result.metrics["ratio_median"] = median(ratios.begin()->second);
+  return result;
+}
+
+}  // namespace
+
 experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitContext& ctx) {
   auto built = makeBenchCases(RECURLAB_SOURCE_DIR, {unit.label}, ctx.seed);
   BenchCase& c = built.at(0);
@@ -254,35 +295,18 @@ experiments::UnitResult BenchTask::runUnit(const Unit& unit, experiments::UnitCo
       if (!theirs_rate[threads].empty() &&
           theirs_rate[threads].size() == ours_rate[threads].size())
         ratios[threads].push_back(ours_rate[threads].back() / theirs_rate[threads].back());
-      std::string line = unit.label + " round " + std::to_string(round + 1) + "/" +
-                         std::to_string(options_.rounds) + ", " + std::to_string(threads) +
-                         " thread" + (threads > 1 ? "s" : "") + ": recurlab " +
-                         fixed(ours_rate[threads].back(), 1) + " " + c.unit + "/s";
-      if (!theirs_rate[threads].empty())
-        line += ", PyTorch " + fixed(theirs_rate[threads].back(), 1) + " " + c.unit + "/s";
-      std::cout << line << std::endl;
+      std::cout << roundLine(unit.label + " round " + std::to_string(round + 1) + "/" +
+                                 std::to_string(options_.rounds),
+                             threads, c.unit, ours_rate[threads], theirs_rate[threads])
+                << std::endl;
     }
   }
   at::set_num_threads(previous_threads);
   setOpenBlasThreads(1);  // as the driver left it
-  const std::string table = ctx.group + "/timings";
-  ctx.log.createTable(table, {"threads", "side", "round", "steps", "seconds", "units"});
-  ctx.log.appendRows(table, rows);
-  ctx.log.setAttribute(ctx.group, "case", c.name);
-  ctx.log.setAttribute(ctx.group, "title", c.title);
-  ctx.log.setAttribute(ctx.group, "unit", c.unit);
-  ctx.log.setAttribute(ctx.group, "baseline", with_pytorch ? c.baseline : std::string());
-  ctx.log.setAttribute(ctx.group, "baseline_error", their_error);
-  ctx.log.setAttribute(ctx.group, "shape", c.shape.dump());
-  ctx.log.setAttribute(ctx.group, "parameters", c.parameters);
-  ctx.log.setAttribute(ctx.group, "baseline_parameters", their_parameters);
+  logCase(ctx.log, ctx.group, c, rows, with_pytorch ? c.baseline : std::string(), their_error,
+          their_parameters);
 
-  experiments::UnitResult result;
-  result.stop_reason = "timed";
-  for (const auto& [threads, r] : ratios)
-    result.metrics["ratio_t" + std::to_string(threads)] = median(r);
-  if (!ratios.empty()) result.metrics["ratio_median"] = median(ratios.begin()->second);
-  return result;
+  return timedResult(ratios);
 }
 
 }  // namespace recurlab::bench

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 #include "fuzz/fuzz_input_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

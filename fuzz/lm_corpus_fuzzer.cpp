@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "experiments/lm/lm_corpus.h"
+#include "tasks/lm/lm_corpus.h"
 #include "fuzz/fuzz_input_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

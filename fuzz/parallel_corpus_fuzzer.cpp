@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "experiments/mt/parallel_corpus.h"
+#include "tasks/mt/parallel_corpus.h"
 #include "fuzz/fuzz_input_file.h"
 
 namespace {

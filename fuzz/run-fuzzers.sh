@@ -31,13 +31,13 @@ fi
 # The torch-free sources each target needs.
 sources() {
   case "$1" in
-    labeled_sentences) echo experiments/data/labeled_sentences.cpp experiments/data/text_lines.cpp ;;
+    labeled_sentences) echo tasks/classification/labeled_sentences.cpp experiments/data/text_lines.cpp ;;
     word_vectors) echo experiments/data/word_vectors.cpp experiments/data/text_lines.cpp ;;
     search_space) echo experiments/search/search_space.cpp experiments/search/seed_sequence.cpp ;;
-    parallel_corpus) echo experiments/mt/parallel_corpus.cpp ;;
-    lm_corpus) echo experiments/lm/lm_corpus.cpp ;;
-    config) echo experiments/config/config_json.cpp ;;
-    squad_dataset) echo experiments/qa/squad_dataset.cpp experiments/qa/json_document.cpp experiments/qa/squad_evaluation.cpp experiments/metrics/unicode_text.cpp ;;
+    parallel_corpus) echo tasks/mt/parallel_corpus.cpp ;;
+    lm_corpus) echo tasks/lm/lm_corpus.cpp ;;
+    config) echo common/config_json.cpp ;;
+    squad_dataset) echo tasks/qa/squad_dataset.cpp tasks/qa/json_document.cpp tasks/qa/squad_evaluation.cpp metrics/unicode_text.cpp ;;
     *) echo "fuzz: unknown target '$1'; known: labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset config" >&2
        exit 2 ;;
   esac
@@ -53,8 +53,8 @@ for t in "${TARGETS[@]}"; do
   for s in $(sources "$t"); do srcs+=("$ROOT/$s"); done
   bin="$FUZZ_BUILD/${t}_fuzzer"
   newest="$(ls -t "$ROOT/fuzz/${t}_fuzzer.cpp" "$ROOT/fuzz/fuzz_input_file.h" "${srcs[@]}" \
-            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/experiments/lm/lm_corpus.h "$ROOT"/experiments/qa/*.h \
-            "$ROOT"/experiments/config/*.h "$ROOT"/experiments/metrics/*.h "$ROOT"/experiments/mt/*.h "$bin" 2>/dev/null | head -1 || true)"
+            "$ROOT"/experiments/data/*.h "$ROOT"/experiments/search/*.h "$ROOT"/tasks/lm/lm_corpus.h "$ROOT"/tasks/qa/*.h \
+            "$ROOT"/common/config_json.h "$ROOT"/tasks/classification/*.h "$ROOT"/metrics/*.h "$ROOT"/tasks/mt/*.h "$bin" 2>/dev/null | head -1 || true)"
   if [[ ! -x "$bin" || "$newest" != "$bin" ]]; then
     echo "fuzz: building $t"
     libs=()

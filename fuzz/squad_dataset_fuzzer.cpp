@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "experiments/qa/squad_dataset.h"
-#include "experiments/qa/squad_evaluation.h"
+#include "tasks/qa/squad_dataset.h"
+#include "tasks/qa/squad_evaluation.h"
 #include "fuzz/fuzz_input_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 
 namespace recurlab::experiments {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "common/atomic_file.h"
-#include "experiments/config/config_json.h"
+#include "common/config_json.h"
 
 namespace recurlab::experiments {
 

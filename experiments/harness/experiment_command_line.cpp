@@ -52,6 +52,40 @@ std::string defaultConfigFile(const std::string& relative) {
   return std::string(RECURLAB_SOURCE_DIR) + "/" + relative;
 }
 
+namespace {
+
+// Every text option ends up in the config or the log (JSON text, UTF-8): a value JSON cannot
+// hold is refused here, by option and byte offset, not by the JSON library after the data
+// loaded.
+void requireUtf8Options(const po::variables_map& vm) {
+  for (const auto& [name, value] : vm) {
+    if (const auto* text = boost::any_cast<std::string>(&value.value())) {
+      requireUtf8(*text, "--" + name);
+    } else if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value())) {
+      for (size_t k = 0; k < texts->size(); ++k)
+        requireUtf8((*texts)[k], "--" + name + " (its " + std::to_string(k + 1) + ". value)");
+    }
+  }
+}
+
+// The config: the file, then each --set, then --seed and --embeddings.
+void readConfig(ExperimentCommandLine& cl, const po::variables_map& vm, int64_t seed) {
+  cl.config = nlohmann::json::object();
+  if (!cl.config_file.empty()) {
+    cl.config = readJsonFile(cl.config_file);
+    if (!cl.config.is_object())
+      throw std::invalid_argument("config file " + cl.config_file + ": expected a JSON object");
+  }
+  for (const auto& s : cl.sets) applyOverride(cl.config, s);
+  if (vm.count("seed")) {
+    cl.seed = seed;
+    cl.config["seed"] = seed;
+  }
+  if (vm.count("embeddings")) cl.config["embeddings"] = cl.embeddings;
+}
+
+}  // namespace
+
 ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const CommandLineSpec& spec) {
   ExperimentCommandLine cl;
   cl.run_folder.experiment = spec.experiment;
@@ -110,33 +144,12 @@ ExperimentCommandLine parseExperimentCommandLine(int argc, char** argv, const Co
     cl.help_text = text.str();
     return cl;
   }
-  // Every text option ends up in the config or the log (JSON text, UTF-8): a value JSON cannot
-  // hold is refused here, by option and byte offset, not by the JSON library after the data
-  // loaded.
-  for (const auto& [name, value] : vm) {
-    if (const auto* text = boost::any_cast<std::string>(&value.value())) {
-      requireUtf8(*text, "--" + name);
-    } else if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value())) {
-      for (size_t k = 0; k < texts->size(); ++k)
-        requireUtf8((*texts)[k], "--" + name + " (its " + std::to_string(k + 1) + ". value)");
-    }
-  }
+  requireUtf8Options(vm);
   if (cl.threads < 0) throw std::invalid_argument("--threads must be >= 0");
   if (cl.jobs < 0) throw std::invalid_argument("--jobs must be >= 0");
   if (cl.nproc_per_node < 1) throw std::invalid_argument("--nproc-per-node must be >= 1");
   cl.shard = parseShard(shard);
-  cl.config = nlohmann::json::object();
-  if (!cl.config_file.empty()) {
-    cl.config = readJsonFile(cl.config_file);
-    if (!cl.config.is_object())
-      throw std::invalid_argument("config file " + cl.config_file + ": expected a JSON object");
-  }
-  for (const auto& s : cl.sets) applyOverride(cl.config, s);
-  if (vm.count("seed")) {
-    cl.seed = seed;
-    cl.config["seed"] = seed;
-  }
-  if (vm.count("embeddings")) cl.config["embeddings"] = cl.embeddings;
+  readConfig(cl, vm, seed);
   if (spec.execution) cl.execution = executionOptions(vm, cl.config);
   return cl;
 }

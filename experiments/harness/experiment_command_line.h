@@ -2,7 +2,7 @@
 // The one command line of every experiment driver: --config FILE, repeated
 // --set key=value, --seed, --threads, --jobs N, --nproc-per-node N, --shard i/n, --data-dir,
 // --embeddings (where the task takes word vectors), --device, --precision, --deterministic
-// (experiments/harness/execution_options.h), --print-config, --help, the run
+// (experiments/training/execution_options.h), --print-config, --help, the run
 // folder's --run-id, --out, --results-root, --force-new (experiments/harness/run_folder.h),
 // and whatever options a driver adds through `extra`. The JSON config is assembled here; each
 // experiment validates it.
@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "experiments/config/config_json.h"
-#include "experiments/harness/execution_options.h"
+#include "common/config_json.h"
+#include "experiments/training/execution_options.h"
 #include "experiments/harness/run_folder.h"
 #include "experiments/harness/shard.h"
 
@@ -113,6 +113,6 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
 // when it is there, else in the source tree this binary was built from.
 std::string defaultConfigFile(const std::string& relative);
 
-// readJsonFile, applyOverride, requireUtf8: experiments/config/config_json.h.
+// readJsonFile, applyOverride, requireUtf8: common/config_json.h.
 
 }  // namespace recurlab::experiments

@@ -20,12 +20,10 @@
 namespace recurlab::experiments {
 namespace {
 
+// The driver's command line, its default config found where the program runs from.
 CommandLineSpec commandLineSpec(const DriverSpec& spec) {
-  CommandLineSpec c(spec.experiment, spec.description,
-                    spec.default_config.empty() ? "" : defaultConfigFile(spec.default_config),
-                    spec.extra);
-  c.embeddings = spec.embeddings;
-  c.execution = spec.execution;
+  CommandLineSpec c = spec;
+  if (!c.default_config.empty()) c.default_config = defaultConfigFile(c.default_config);
   return c;
 }
 

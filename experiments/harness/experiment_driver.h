@@ -24,26 +24,17 @@
 
 namespace recurlab::experiments {
 
-struct DriverSpec {
+// A driver: the command line's spec (the task's name, --help's first paragraph, the default
+// config, its own options, --embeddings, the execution options), and what the driver adds.
+struct DriverSpec : CommandLineSpec {
   DriverSpec(std::string experiment_name, std::string help_description,
              std::string default_config_file = "",
              std::function<std::string()> help_epilogue_text = {})
-      : experiment(std::move(experiment_name)),
-        description(std::move(help_description)),
-        default_config(std::move(default_config_file)),
+      : CommandLineSpec(std::move(experiment_name), std::move(help_description),
+                        std::move(default_config_file)),
         help_epilogue(std::move(help_epilogue_text)) {}
-  std::string experiment;      // results/<experiment>/, binary recurlab_<experiment>
-  std::string description;     // first paragraph of --help
-  std::string default_config;  // e.g. "configs/mt/quick.json"; "" = the config starts {}
   // Printed after the options by --help: the models or encoders the config may name.
   std::function<std::string()> help_epilogue;
-  // Options of the driver's own (rare: the shared ones cover the tasks).
-  std::function<void(boost::program_options::options_description&)> extra;
-  // Offers --embeddings (config key embeddings): tasks that read word vectors.
-  bool embeddings = true;
-  // Offers --device, --precision, --deterministic (experiments/harness/execution_options.h),
-  // handed to every unit; off for a driver with its own --device (speed).
-  bool execution = true;
   // OpenBLAS's threads in a run (OPENBLAS_NUM_THREADS overrides both; docs/performance.md):
   // One: LibTorch's own threads (--threads) parallelise, each GEMM stays on one core (best for
   // small GEMMs: classification, the LSTM reader). AsLibTorch: at --threads N > 1 OpenBLAS runs

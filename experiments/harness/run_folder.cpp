@@ -1,7 +1,5 @@
 #include "experiments/harness/run_folder.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -14,8 +12,9 @@
 #include <variant>
 
 #include "common/log/log_file_check.h"
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 #include "experiments/harness/noun_count.h"
+#include "experiments/harness/worker_processes.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {
@@ -313,20 +312,16 @@ int runAnalysisOf(const std::string& folder, bool terminal_summary) {
               << "` for report.md, summary.json and the figures\n";
     return -1;
   }
-  std::cout.flush();
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    std::vector<char*> args{const_cast<char*>(tool.c_str())};
-    if (terminal_summary) args.push_back(const_cast<char*>("--summary"));
-    args.push_back(const_cast<char*>(folder.c_str()));
-    args.push_back(nullptr);
-    execv(tool.c_str(), args.data());
-    _exit(127);
+  std::vector<std::string> args;
+  if (terminal_summary) args.push_back("--summary");
+  args.push_back(folder);
+  int rc = -1;
+  try {
+    const WorkerExit exit = waitWorkers({spawnProcess(tool, tool, args, {})}).front();
+    rc = exit.signaled ? 128 : exit.code;
+  } catch (const std::runtime_error&) {
+    return -1;
   }
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
   if (rc != 0) std::cerr << "recurlab_analyze " << folder << " failed (" << rc << ")\n";
   return rc;
 }

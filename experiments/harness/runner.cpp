@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "common/log/log_file_check.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "experiments/search/search_space.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/data_parallel.h"
@@ -131,11 +131,12 @@ std::vector<std::string> unfinishedUnitGroups(const Task& task, const Shard& sha
   return groups;
 }
 
-RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options) {
-  std::ostream& out = options.progress ? *options.progress : std::cerr;
+namespace {
+
+// The shard's units that no log of the folder holds finished, in order; the plan into the log.
+std::vector<Unit> unitsToRun(const std::vector<Unit>& units, RunFolder& folder,
+                             RunnerReport& report, std::ostream& out) {
   Hdf5RunLog& log = folder.log();
-  RunnerReport report;
-  const auto units = task.units();
   std::vector<Unit> todo;
   int64_t in_shard = 0;
   {
@@ -159,6 +160,43 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
   nlohmann::json planned = nlohmann::json::array();
   for (const auto& u : units) planned.push_back(u.group);
   log.setAttribute("/", "units_planned", planned.dump());
+  return todo;
+}
+
+// A unit's group before it runs: its kind, seed, concrete config and machine.
+void startUnitGroup(Hdf5RunLog& log, const Unit& u, uint64_t seed, const ChosenConfig& chosen) {
+  const std::string& g = u.group;
+  log.createGroup(g);
+  log.setAttribute(g, "kind", std::string(u.kind == Unit::Kind::Trial ? "trial" : "final"));
+  log.setAttribute(g, "trial", u.trial);
+  log.setAttribute(g, "seed", static_cast<int64_t>(seed));
+  log.setAttribute(g, "config", chosen.config.dump());
+  if (chosen.trial >= 0) log.setAttribute(g, "chosen_trial", chosen.trial);
+  log.setAttribute(g, "start_time", utcTimestamp());
+  recordUnitMachine(log, g);
+  log.flush();
+}
+
+// The unit's result into its group, its status last (from then on it counts as finished).
+void finishUnitGroup(Hdf5RunLog& log, const std::string& g, const UnitResult& result) {
+  for (const auto& [name, v] : result.metrics) log.setAttribute(g, name, v);
+  for (const auto& [name, v] : result.counts) log.setAttribute(g, name, v);
+  for (const auto& [name, v] : result.texts) log.setAttribute(g, name, v);
+  log.setAttribute(g, "stop_reason", result.stop_reason);
+  log.setAttribute(g, "end_time", utcTimestamp());
+  // Written last: the unit counts as finished from here on (resume skips it).
+  log.setAttribute(g, "status", std::string(result.diverged ? "diverged" : "finished"));
+  log.sync();
+}
+
+}  // namespace
+
+RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options) {
+  std::ostream& out = options.progress ? *options.progress : std::cerr;
+  Hdf5RunLog& log = folder.log();
+  RunnerReport report;
+  const auto units = task.units();
+  const std::vector<Unit> todo = unitsToRun(units, folder, report, out);
 
   const auto run_start = Clock::now();
   int64_t units_timed = 0;
@@ -187,15 +225,7 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
     const auto unit_start = Clock::now();
     const uint64_t seed = deriveSeed(options.seed, u.seed_purpose);
     const std::string& g = u.group;
-    log.createGroup(g);
-    log.setAttribute(g, "kind", std::string(u.kind == Unit::Kind::Trial ? "trial" : "final"));
-    log.setAttribute(g, "trial", u.trial);
-    log.setAttribute(g, "seed", static_cast<int64_t>(seed));
-    log.setAttribute(g, "config", chosen.config.dump());
-    if (chosen.trial >= 0) log.setAttribute(g, "chosen_trial", chosen.trial);
-    log.setAttribute(g, "start_time", utcTimestamp());
-    recordUnitMachine(log, g);
-    log.flush();
+    startUnitGroup(log, u, seed, chosen);
 
     UnitContext context{log, g, chosen.config, seed, CheckpointStore(), "", {}};
     context.data_parallel = options.data_parallel;
@@ -217,15 +247,10 @@ RunnerReport runTask(Task& task, RunFolder& folder, const RunnerOptions& options
           << duration(unit_left) << " run " << duration(run_left) << std::endl;
     };
     const UnitResult result = task.runUnit(u, context);
+    if (result.kept_model && !result.diverged && !context.model_dir.empty())
+      keepTrainedModel(*result.kept_model, context.model_dir, g, context.checkpoints);
 
-    for (const auto& [name, v] : result.metrics) log.setAttribute(g, name, v);
-    for (const auto& [name, v] : result.counts) log.setAttribute(g, name, v);
-    for (const auto& [name, v] : result.texts) log.setAttribute(g, name, v);
-    log.setAttribute(g, "stop_reason", result.stop_reason);
-    log.setAttribute(g, "end_time", utcTimestamp());
-    // Written last: the unit counts as finished from here on (resume skips it).
-    log.setAttribute(g, "status", std::string(result.diverged ? "diverged" : "finished"));
-    log.sync();
+    finishUnitGroup(log, g, result);
     if (!result.keep_checkpoints) context.checkpoints.removeAll();
     killPoint("unit-finished");
     if (result.diverged) {

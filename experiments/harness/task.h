@@ -17,8 +17,9 @@
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/harness/checkpoint_store.h"
-#include "experiments/harness/execution_options.h"
+#include "experiments/kept_model/kept_model.h"
+#include "experiments/training/checkpoint_store.h"
+#include "experiments/training/execution_options.h"
 
 namespace recurlab::experiments {
 
@@ -46,6 +47,9 @@ struct UnitResult {
   std::map<std::string, int64_t> counts;       // likewise (epochs, best_epoch, ...)
   std::map<std::string, std::string> texts;    // likewise
   bool keep_checkpoints = false;  // else the runner deletes them once the status is written
+  // A final unit's trained model: the runner keeps it in UnitContext::model_dir (when there is
+  // one and the unit did not diverge), before the status.
+  std::optional<TrainedModel> kept_model;
 };
 
 // What a unit gets from the runner.

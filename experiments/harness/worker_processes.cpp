@@ -41,6 +41,12 @@ std::vector<std::string> dropOptions(const std::vector<std::string>& args,
 
 pid_t spawnWorker(const std::string& argv0, const std::vector<std::string>& args,
                   const std::vector<std::pair<std::string, std::string>>& environment) {
+  return spawnProcess("/proc/self/exe", argv0, args, environment);
+}
+
+pid_t spawnProcess(const std::string& program, const std::string& argv0,
+                   const std::vector<std::string>& args,
+                   const std::vector<std::pair<std::string, std::string>>& environment) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(argv0.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -49,12 +55,12 @@ pid_t spawnWorker(const std::string& argv0, const std::vector<std::string>& args
   std::cerr.flush();
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cannot start a worker process (fork failed)");
+  if (pid < 0) throw std::runtime_error("cannot start " + argv0 + " (fork failed)");
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);  // the parent died before prctl
     for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
-    execv("/proc/self/exe", argv.data());
+    execv(program.c_str(), argv.data());
     _exit(127);
   }
   return pid;

@@ -1,8 +1,9 @@
 #pragma once
-// Child processes of a driver that re-run its own program (/proc/self/exe) with other
-// arguments and environment: the workers of --jobs (local_jobs.h) and the ranks of
-// --nproc-per-node (data_parallel_launch.h). A worker dies with its parent
-// (PR_SET_PDEATHSIG), so killing the driver never leaves orphans writing on.
+// The one launcher of a driver's child processes: the workers of --jobs (local_jobs.h) and the
+// ranks of --nproc-per-node (data_parallel_launch.h), which re-run the driver's own program
+// (/proc/self/exe) with other arguments and environment, and recurlab_analyze after a run
+// (run_folder.h). A child dies with its parent (PR_SET_PDEATHSIG), so killing the driver
+// never leaves orphans writing on.
 #include <sys/types.h>
 
 #include <string>
@@ -23,7 +24,13 @@ std::vector<std::string> dropOptions(const std::vector<std::string>& args,
                                      const std::vector<std::string>& with_value,
                                      const std::vector<std::string>& flags);
 
-// argv0 is argv[0] as the user typed it; `environment` is set in the child only.
+// Starts `program` with argv[0] = argv0 and `args`; `environment` is set in the child only.
+// Throws std::runtime_error when fork fails.
+pid_t spawnProcess(const std::string& program, const std::string& argv0,
+                   const std::vector<std::string>& args,
+                   const std::vector<std::pair<std::string, std::string>>& environment);
+
+// A worker: this program again (/proc/self/exe); argv0 is argv[0] as the user typed it.
 pid_t spawnWorker(const std::string& argv0, const std::vector<std::string>& args,
                   const std::vector<std::pair<std::string, std::string>>& environment);
 

@@ -10,7 +10,7 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "common/sha256.h"
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "recurlab_git_commit.h"  // generated at build time
 
 namespace recurlab::experiments {
@@ -74,6 +74,24 @@ void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
   spec.metric = score.metric;
   spec.value = score.value;
   spec.epoch = score.epoch;
+}
+
+void keepTrainedModel(const TrainedModel& model, const std::string& dir, const std::string& unit,
+                      const CheckpointStore& checkpoints) {
+  if (model.weights == KeepModel::None) return;
+  if (!model.module) throw std::logic_error("keepTrainedModel: no module");
+  KeptModelSpec spec;
+  spec.task = model.task;
+  spec.model = model.model;
+  spec.unit = unit;
+  spec.weights = model.weights;
+  setKeptScore(spec, model.best, model.last);
+  spec.config = model.config;
+  spec.files = model.files;
+  selectKeptWeights(model.weights, checkpoints,
+                    model.checkpointed ? *model.checkpointed : *model.module);
+  spec.module = model.module.get();
+  writeKeptModel(dir, spec);
 }
 
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec) {

@@ -14,10 +14,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 
 namespace torch::nn {
 class Module;
@@ -62,6 +63,28 @@ void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
 
 // Writes the folder `dir` (replacing one there) atomically.
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec);
+
+// What a task hands the runner after a final unit (UnitResult::kept_model): the trained module
+// and what rebuilds it. The runner keeps it (keepTrainedModel); the task writes no folder.
+struct TrainedModel {
+  std::string task;        // "mt", "lm", "qa", "classification"
+  std::string model;       // the unit's model name in its config
+  KeepModel weights = KeepModel::None;  // config key keep_model (None: nothing is kept)
+  KeptScore best;          // what the weights of Best (and Averaged) reached
+  std::function<KeptScore()> last;  // what the last epoch's reached: called for Last only
+  nlohmann::json config;   // config.json
+  std::shared_ptr<torch::nn::Module> module;  // the trained model, as training left it
+  // The Trainer's module, whose checkpoints hold the Best and Last weights, where it is not
+  // `module` itself but holds it (LM: the model and the carried BPTT state); null: `module`.
+  std::shared_ptr<torch::nn::Module> checkpointed;
+  std::vector<KeptModelFile> files;           // the task's own files (vocabularies)
+};
+
+// Puts the weights `model.weights` names into the module (selectKeptWeights, through
+// `model.checkpointed` where there is one), scores them and
+// writes the folder `dir` for the unit `unit` (its group in the run log). Nothing for None.
+void keepTrainedModel(const TrainedModel& model, const std::string& dir, const std::string& unit,
+                      const CheckpointStore& checkpoints);
 
 struct KeptModel {
   std::string dir;

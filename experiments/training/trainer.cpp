@@ -11,7 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "experiments/harness/kill_point.h"
+#include "common/runtime/kill_point.h"
 #include "experiments/training/checkpoint_fields.h"
 #include "experiments/training/data_parallel.h"
 #include "experiments/training/learning_rate_schedule.h"

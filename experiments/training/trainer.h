@@ -1,8 +1,8 @@
 #pragma once
-// The one training loop of every task. A task supplies a TrainingModel (its batches, its
-// loss, its held-out metrics); the Trainer owns the rest: optimizer (Adam, AdamW, SGD, plus
-// SparseRowOptimizer for parameters with sparse gradients), weight decay, clipping, gradient
-// accumulation, lr schedule, early stopping on a selection metric with a direction,
+// The one training loop of every task. A task supplies a TrainingModel (training_model.h: its
+// batches, its loss, its held-out metrics); the Trainer owns the rest: optimizer (Adam, AdamW,
+// SGD, plus SparseRowOptimizer for parameters with sparse gradients), weight decay, clipping,
+// gradient accumulation, lr schedule, early stopping on a selection metric with a direction,
 // divergence detection (loss, parameters, metrics), the `epochs` table (and a `steps` table
 // every N steps) under the unit's group, a time breakdown per epoch (data, forward, backward,
 // optimizer step, evaluation, checkpoint) kept in meters (meter.h), and checkpoints: at every
@@ -20,61 +20,16 @@
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
-#include "experiments/harness/checkpoint_store.h"
-#include "experiments/harness/execution_options.h"
+#include "experiments/training/checkpoint_store.h"
+#include "experiments/training/execution_options.h"
 #include "experiments/training/loss_scaler.h"
 #include "experiments/training/optimizer_options.h"
 #include "experiments/training/trainer_options.h"
+#include "experiments/training/training_model.h"
 
 namespace recurlab::experiments {
 
 class DataParallelGroup;
-
-struct TrainBatch {
-  virtual ~TrainBatch() = default;
-  // Part `index` of `count` of this batch (a slice along the batch, as equal as possible), for
-  // data-parallel ranks (experiments/training/data_parallel.h). A batch that cannot be split
-  // keeps this default, which refuses with an error.
-  virtual std::unique_ptr<TrainBatch> part(int index, int count) const;
-  // A part with no examples (a batch smaller than the ranks): the rank skips its forward and
-  // backward, and contributes zero gradients with weight zero.
-  virtual bool empty() const { return false; }
-};
-
-struct StepOutput {
-  torch::Tensor loss;     // mean over the batch, with its graph
-  int64_t examples = 0;
-  std::vector<double> tallies;  // summed over the epoch, / examples -> train_<tallyNames()[i]>
-  // The same as a 1-D tensor left on the model's device (no host read in forward): the Trainer
-  // reads it with the loss, at most every few steps on CUDA. Used instead of `tallies` when set.
-  torch::Tensor tally_values = {};
-};
-
-class TrainingModel {
- public:
-  virtual ~TrainingModel() = default;
-  virtual torch::nn::Module& module() = 0;
-  // Parameters whose gradients are sparse (an embedding with sparse gradients).
-  virtual std::vector<torch::Tensor> sparseParameters() { return {}; }
-  virtual int64_t batchesPerEpoch() = 0;
-  // Batch `index` (0-based) of `epoch` (1-based): a function of (epoch, index) only, so a
-  // resumed run sees the same data.
-  virtual std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t index) = 0;
-  virtual StepOutput forward(const TrainBatch& batch) = 0;  // in training mode
-  virtual std::vector<std::string> tallyNames() const { return {}; }
-  // What StepOutput::examples counts, plural ("target tokens", "sentences", "characters"): the
-  // progress line's rate says it per second.
-  virtual std::string exampleUnit() const { return "examples"; }
-  // Held-out metrics after an epoch, in a fixed order (columns of the epochs table).
-  virtual std::vector<std::string> evaluationNames() const = 0;
-  virtual std::vector<double> evaluate() = 0;
-  // The evaluation metric that selects the best epoch and drives early stopping.
-  virtual std::string selectionName() const = 0;
-  virtual bool higherIsBetter() const { return true; }
-  // Buffers of module() that are each data-parallel rank's own (state carried over its own
-  // part of the batch): not replaced by rank 0's when the ranks start or resume.
-  virtual std::vector<torch::Tensor> rankLocalBuffers() { return {}; }
-};
 
 struct EpochTimes {
   double data = 0, forward = 0, backward = 0, step = 0, evaluation = 0, checkpoint = 0;
@@ -109,7 +64,7 @@ struct TrainerContext {
   // TrainBatch::part, gradients averaged by examples, evaluation done by rank 0 and broadcast
   // (the other ranks wait for it without the collective timeout).
   DataParallelGroup* data_parallel = nullptr;
-  // Device and precision (experiments/harness/execution_options.h): the model is moved to the
+  // Device and precision (experiments/training/execution_options.h): the model is moved to the
   // device, forward and evaluation run under autocast for bf16/fp16, and a checkpoint records
   // the precision (resuming one of another precision is an error), the loss scaler and, on
   // CUDA, every device's RNG state; it loads onto this run's device whatever device wrote it.

@@ -146,6 +146,17 @@ inline void throwIfLaunchFailed(const char* what) {
 }
 #endif
 
+// The sizes every launcher checks before it sizes a grid: length and batch at least 0, hidden
+// at least 1, and the op's own rule (`op_rule_holds`, told by `op_rule`, e.g. the n-gram order).
+// Throws "recurlab CUDA <op>: bad sizes (length L, batch B, hidden H<op_rule>)".
+inline void checkLaunchSizes(const char* op, int64_t length, int64_t batch, int64_t hidden_size,
+                             bool op_rule_holds = true, const std::string& op_rule = "") {
+  if (length >= 0 && batch >= 0 && hidden_size > 0 && op_rule_holds) return;
+  throw std::invalid_argument(std::string("recurlab CUDA ") + op + ": bad sizes (length " +
+                              std::to_string(length) + ", batch " + std::to_string(batch) +
+                              ", hidden " + std::to_string(hidden_size) + op_rule + ")");
+}
+
 // CudaScalar tag -> C++ element type, for the launchers' switch over element types.
 template <typename F>
 void withElementType(CudaScalar s, F&& f) {

@@ -180,12 +180,9 @@ __global__ void ngramBackwardKernel(NgramInputs<T> in, NgramGradients<T> g, Ngra
 }
 
 NgramShape shapeOf(const NgramCudaGeometry& g) {
-  if (g.length < 0 || g.batch < 0 || g.hidden_size <= 0 || g.n < 1 || g.n > kNgramMaxOrder)
-    throw std::invalid_argument("recurlab CUDA n-gram recurrence: bad sizes (length " +
-                                std::to_string(g.length) + ", batch " +
-                                std::to_string(g.batch) + ", hidden " +
-                                std::to_string(g.hidden_size) + ", n " + std::to_string(g.n) +
-                                "; n must be 1..4)");
+  checkLaunchSizes("n-gram recurrence", g.length, g.batch, g.hidden_size,
+                   g.n >= 1 && g.n <= kNgramMaxOrder,
+                   ", n " + std::to_string(g.n) + "; n must be 1..4");
   return {g.length,         g.batch, g.hidden_size, static_cast<int>(g.n),
           static_cast<int>(g.numMatrices()), g.output_gate};
 }

@@ -130,19 +130,11 @@ __global__ void qrnnBackwardKernel(QrnnInputs<T> in, QrnnGradients<T> g, int64_t
   storeAcc(g.grad_c0 + col, gstate);
 }
 
-void checkGeometry(const QrnnCudaGeometry& g) {
-  if (g.length < 0 || g.batch < 0 || g.hidden_size <= 0)
-    throw std::invalid_argument("recurlab CUDA QRNN pooling: bad sizes (length " +
-                                std::to_string(g.length) + ", batch " +
-                                std::to_string(g.batch) + ", hidden " +
-                                std::to_string(g.hidden_size) + ")");
-}
-
 }  // namespace
 
 void launchQrnnPoolingForward(const QrnnCudaForwardArgs& a, Stream stream) {
   const QrnnCudaGeometry& g = a.geometry;
-  checkGeometry(g);
+  checkLaunchSizes("QRNN pooling", g.length, g.batch, g.hidden_size);
   const int64_t cols = g.columns();
   if (cols == 0) return;
   const int threads = threadsPerBlockFor(cols);
@@ -159,7 +151,7 @@ void launchQrnnPoolingForward(const QrnnCudaForwardArgs& a, Stream stream) {
 
 void launchQrnnPoolingBackward(const QrnnCudaBackwardArgs& a, Stream stream) {
   const QrnnCudaGeometry& g = a.geometry;
-  checkGeometry(g);
+  checkLaunchSizes("QRNN pooling", g.length, g.batch, g.hidden_size);
   const int64_t cols = g.columns();
   if (cols == 0) return;
   const int threads = threadsPerBlockFor(cols);

@@ -305,11 +305,7 @@ __global__ void rationalBackwardKernel(RationalInputs<T> in, RationalGradients<T
 }
 
 RationalShape shapeOf(const RationalCudaGeometry& g) {
-  if (g.length < 0 || g.batch < 0 || g.hidden_size <= 0)
-    throw std::invalid_argument("recurlab CUDA rational recurrence: bad sizes (length " +
-                                std::to_string(g.length) + ", batch " +
-                                std::to_string(g.batch) + ", hidden " +
-                                std::to_string(g.hidden_size) + ")");
+  checkLaunchSizes("rational recurrence", g.length, g.batch, g.hidden_size);
   return {g.length,
           g.batch,
           g.hidden_size,

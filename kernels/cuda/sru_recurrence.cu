@@ -201,19 +201,11 @@ SruInputs<T> inputsOf(const void* u, const void* x, const void* weight_c, const 
           mask_pad};
 }
 
-void checkGeometry(const SruCudaGeometry& g) {
-  if (g.length < 0 || g.batch < 0 || g.hidden_size <= 0)
-    throw std::invalid_argument("recurlab CUDA SRU: bad sizes (length " +
-                                std::to_string(g.length) + ", batch " +
-                                std::to_string(g.batch) + ", hidden " +
-                                std::to_string(g.hidden_size) + ")");
-}
-
 }  // namespace
 
 void launchSruForward(const SruCudaForwardArgs& a, Stream stream) {
   const SruCudaGeometry& g = a.geometry;
-  checkGeometry(g);
+  checkLaunchSizes("SRU", g.length, g.batch, g.hidden_size);
   const int64_t cols = g.columns();
   if (cols == 0) return;
   const int threads = threadsPerBlockFor(cols);
@@ -253,7 +245,7 @@ void launchSruBackwardColumns(const SruCudaBackwardArgs& a, int64_t cols, Stream
 
 void launchSruBackward(const SruCudaBackwardArgs& a, Stream stream) {
   const SruCudaGeometry& g = a.geometry;
-  checkGeometry(g);
+  checkLaunchSizes("SRU", g.length, g.batch, g.hidden_size);
   const int64_t cols = g.columns();
   if (cols > 0) launchSruBackwardColumns(a, cols, stream);
   // Also for an empty batch: the parameter gradients are then the sum of nothing, zeros (an

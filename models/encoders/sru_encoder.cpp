@@ -52,7 +52,7 @@ void addSruEncoders(const EncoderSink& add) {
         o.num_layers = j.getInt("layers", 2, 1, 64);
         o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
         o.bidirectional = j.getBool("bidirectional", false);
-        o.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
+        o.rc_dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);  // inside each layer (sru.h)
         o.rnn_dropout = j.getDouble("rnn_dropout", 0.0, 0.0, 0.99);
         o.highway_bias = j.getDouble("highway_bias", 0.0, -10.0, 10.0);
         o.rescale = j.getBool("rescale", false);

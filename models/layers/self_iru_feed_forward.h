@@ -5,8 +5,8 @@
 //   level l:  [α, β] = σ(G x) (two soft recursion gates per position),
 //             f = σ(α·S^(l-1)(x) + (1-α)·F_f x),  o = σ(β·S^(l-1)(x) + (1-β)·F_o x)
 //   z = tanh(F_z x),  h = f ⊙ x + o ⊙ z + x
-// F_* are linear maps d_model -> d_model with bias (the seed's "linear base transformations"),
-// computed in one matmul. The seed writes the same Self-IRU^(l-1) in f and o, so each level has
+// F_* are linear maps d_model -> d_model with bias (the paper's "linear base transformations"),
+// computed in one matmul. App. A.1 writes the same Self-IRU^(l-1) in f and o, so each level has
 // ONE child (depth + 1 levels in all), unlike the autoregressive unit's two children.
 #include <torch/nn/module.h>
 #include <torch/nn/pimpl.h>

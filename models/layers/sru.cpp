@@ -12,7 +12,7 @@ SruLayerOptions SruOptions::layerOptions(int64_t layer) const {
   o.has_skip_term = has_skip_term;
   o.rescale = rescale;
   o.highway_bias = highway_bias;
-  o.dropout = layer + 1 < num_layers ? dropout : 0.0;
+  o.rc_dropout = layer + 1 < num_layers ? rc_dropout : 0.0;
   o.rnn_dropout = rnn_dropout;
   o.projection_size = projection_size;
   o.layer_norm = layer_norm;

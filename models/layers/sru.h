@@ -21,7 +21,9 @@ struct SruOptions {
   bool has_skip_term = true;
   bool rescale = false;
   double highway_bias = 0.0;
-  double dropout = 0.0;
+  // Config key "dropout": in an SRU a variational mask on the r⊙c branch of every layer but
+  // the last (asappresearch/sru), not a mask between layers as in the other encoders.
+  double rc_dropout = 0.0;
   double rnn_dropout = 0.0;
   int64_t projection_size = 0;
   bool layer_norm = false;

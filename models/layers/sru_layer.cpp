@@ -18,8 +18,8 @@ SruLayerImpl::SruLayerImpl(SruLayerOptions options) : options_(std::move(options
   const auto& o = options_;
   TORCH_CHECK(o.input_size > 0, "SruLayer: input_size must be positive, got ", o.input_size);
   TORCH_CHECK(o.hidden_size > 0, "SruLayer: hidden_size must be positive, got ", o.hidden_size);
-  TORCH_CHECK(o.dropout >= 0 && o.dropout < 1, "SruLayer: dropout must be in [0, 1), got ",
-              o.dropout);
+  TORCH_CHECK(o.rc_dropout >= 0 && o.rc_dropout < 1,
+              "SruLayer: rc_dropout (config key dropout) must be in [0, 1), got ", o.rc_dropout);
   TORCH_CHECK(o.rnn_dropout >= 0 && o.rnn_dropout < 1,
               "SruLayer: rnn_dropout must be in [0, 1), got ", o.rnn_dropout);
   TORCH_CHECK(o.projection_size >= 0, "SruLayer: projection_size must be >= 0, got ",
@@ -53,7 +53,7 @@ void SruLayerImpl::reset_parameters() {
   bias.zero_();
   bias.slice(0, out, 2 * out).fill_(o.highway_bias);
   auto w = weight.view({weight.size(0), out, k});
-  if (o.dropout > 0) w.select(2, 0).mul_(std::sqrt(1.0 - o.dropout));
+  if (o.rc_dropout > 0) w.select(2, 0).mul_(std::sqrt(1.0 - o.rc_dropout));
   if (o.rnn_dropout > 0) weight.mul_(std::sqrt(1.0 - o.rnn_dropout));
   if (o.layer_norm) weight.mul_(0.1);
   if (o.rescale && k == 4)
@@ -97,8 +97,9 @@ std::pair<torch::Tensor, torch::Tensor> SruLayerImpl::forward(const torch::Tenso
   if (weight_proj.defined()) flat = flat.mm(weight_proj);
   const torch::Tensor u = flat.mm(weight).view({L, B, out * o.numMatrices()});
   torch::Tensor mask_c;
-  if (is_training() && o.dropout > 0)
-    mask_c = torch::empty({B, out}, input.options()).bernoulli_(1.0 - o.dropout) / (1.0 - o.dropout);
+  if (is_training() && o.rc_dropout > 0)
+    mask_c = torch::empty({B, out}, input.options()).bernoulli_(1.0 - o.rc_dropout) /
+             (1.0 - o.rc_dropout);
   kernels::SruRecurrenceOptions ko;
   ko.hidden_size = o.hidden_size;
   ko.bidirectional = o.bidirectional;

@@ -23,7 +23,7 @@ struct SruLayerOptions {
   bool has_skip_term = true;
   bool rescale = false;       // scaling correction α = sqrt(1 + 2·e^b)
   double highway_bias = 0.0;  // initial b_r
-  double dropout = 0.0;       // variational mask on the r⊙c branch
+  double rc_dropout = 0.0;    // variational mask on the r⊙c branch (config key "dropout")
   double rnn_dropout = 0.0;   // variational mask on the input
   int64_t projection_size = 0;
   bool layer_norm = false;

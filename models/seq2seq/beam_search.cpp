@@ -50,6 +50,33 @@ struct Candidate {
   double score;  // cumulative log-probability
 };
 
+// Row i's candidates of a step (`columns` of them, best first): an eos among the best K
+// finishes a hypothesis of the sentence (into `finished`, its score divided by `penalty`), the
+// first K others extend its beams.
+std::vector<Candidate> sentenceCandidates(const at::TensorAccessor<double, 2>& value,
+                                          const at::TensorAccessor<int64_t, 2>& index, int64_t i,
+                                          int64_t columns, int64_t V, int64_t K, int64_t eos,
+                                          double penalty, const torch::Tensor& history,
+                                          std::vector<Hypothesis>& finished) {
+  std::vector<Candidate> kept;
+  for (int64_t r = 0; r < columns; ++r) {
+    if (value[i][r] == kMinusInf) break;
+    const Candidate c{index[i][r] / V, index[i][r] % V, value[i][r]};
+    if (c.token == eos) {
+      if (r >= K) continue;  // only eos among the best K ends a hypothesis (fairseq)
+      Hypothesis h;
+      torch::Tensor prefix = history[i * K + c.from];
+      h.tokens.assign(prefix.data_ptr<int64_t>(), prefix.data_ptr<int64_t>() + prefix.numel());
+      h.log_probability = c.score;
+      h.score = c.score / penalty;
+      finished.push_back(std::move(h));
+    } else if (static_cast<int64_t>(kept.size()) < K) {
+      kept.push_back(c);
+    }
+  }
+  return kept;
+}
+
 // Every finished hypothesis of each sentence, in the order they finished.
 std::vector<std::vector<Hypothesis>> finishedHypotheses(Seq2SeqModel& model, const at::Tensor& source,
                                                         const at::Tensor& source_pad,
@@ -96,22 +123,8 @@ std::vector<std::vector<Hypothesis>> finishedHypotheses(Seq2SeqModel& model, con
     std::vector<double> kept_scores;
     for (int64_t i = 0; i < n; ++i) {
       const auto sentence = static_cast<size_t>(active[static_cast<size_t>(i)]);
-      std::vector<Candidate> kept;
-      for (int64_t r = 0; r < values.size(1); ++r) {
-        if (value[i][r] == kMinusInf) break;
-        const Candidate c{index[i][r] / V, index[i][r] % V, value[i][r]};
-        if (c.token == ids.eos) {
-          if (r >= K) continue;  // only eos among the best K ends a hypothesis (fairseq)
-          Hypothesis h;
-          torch::Tensor prefix = history[i * K + c.from];
-          h.tokens.assign(prefix.data_ptr<int64_t>(), prefix.data_ptr<int64_t>() + prefix.numel());
-          h.log_probability = c.score;
-          h.score = c.score / penalty;
-          finished[sentence].push_back(std::move(h));
-        } else if (static_cast<int64_t>(kept.size()) < K) {
-          kept.push_back(c);
-        }
-      }
+      const std::vector<Candidate> kept = sentenceCandidates(
+          value, index, i, values.size(1), V, K, ids.eos, penalty, history, finished[sentence]);
       // No early stop (as fairseq): a sentence ends with K finished hypotheses or at its
       // maximum length.
       if (static_cast<int64_t>(finished[sentence].size()) >= K || kept.empty()) continue;

@@ -109,37 +109,82 @@ std::shared_ptr<Seq2SeqModel> makeRnnSeq2Seq(const nlohmann::json& config,
 
 }  // namespace
 
+const std::vector<Seq2SeqEntry>& seq2seqEntries() {
+  auto transformer = [](const std::string& name) {
+    return [name](const nlohmann::json& config, int64_t vocabulary_size,
+                  const Seq2SeqSpecialIds& ids) {
+      return makeTransformer(name, config, vocabulary_size, ids);
+    };
+  };
+  static const std::vector<Seq2SeqEntry> entries = {
+      {"transformer",
+       "Vaswani et al. (2017); keys: encoder_layers, decoder_layers, d_model, heads, ffn_hidden, "
+       "dropout, attention_dropout, activation_dropout, pre_norm",
+       transformer("transformer")},
+      {"transformer_sru",
+       "the Transformer with an SRU in place of each feed-forward block (Lei et al. 2018, App. "
+       "B.3); keys: those of transformer but activation_dropout, and sru_dropout, "
+       "encoder_bidirectional",
+       transformer("transformer_sru")},
+      {"transformer_self_iru",
+       "the Transformer with Self-IRU blocks (Zhang et al. 2021, App. A.1); keys: those of "
+       "transformer but ffn_hidden and activation_dropout, and self_iru_depth",
+       transformer("transformer_self_iru")},
+      {"convs2s",
+       "Gehring et al. (2017); keys: embed_dim, channels, encoder_layers, decoder_layers, "
+       "kernel_width, out_embed_dim, dropout, max_positions",
+       makeConvS2S},
+      {"rnn_seq2seq",
+       "any registry encoder and causal decoder with attention; keys: embed_dim, dropout, "
+       "encoder, decoder, encoder_config, decoder_config",
+       makeRnnSeq2Seq},
+  };
+  return entries;
+}
+
 std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,
                                                const nlohmann::json& config,
                                                int64_t vocabulary_size,
                                                const Seq2SeqSpecialIds& ids) {
-  if (name == "transformer" || name == "transformer_sru" || name == "transformer_self_iru")
-    return makeTransformer(name, config, vocabulary_size, ids);
-  if (name == "convs2s") return makeConvS2S(config, vocabulary_size, ids);
-  if (name == "rnn_seq2seq") return makeRnnSeq2Seq(config, vocabulary_size, ids);
+  for (const auto& entry : seq2seqEntries())
+    if (entry.name == name) return entry.factory(config, vocabulary_size, ids);
   std::string known;
   for (const auto& n : seq2seqModelNames()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown translation model '" + name + "'; known: " + known);
 }
 
 std::string seq2seqModelListing() {
-  return "Models (config key models.<name>.model; its keys go in models.<name>.config):\n"
-         "  transformer: Vaswani et al. (2017); keys: encoder_layers, decoder_layers, d_model, heads,\n"
-         "    ffn_hidden, dropout, attention_dropout, activation_dropout, pre_norm\n"
-         "  transformer_sru: the Transformer with an SRU in place of each feed-forward block (Lei et al.\n"
-         "    2018, App. B.3); keys: those of transformer but activation_dropout, and sru_dropout,\n"
-         "    encoder_bidirectional\n"
-         "  transformer_self_iru: the Transformer with Self-IRU blocks (Zhang et al. 2021, App. A.1);\n"
-         "    keys: those of transformer but ffn_hidden and activation_dropout, and self_iru_depth\n"
-         "  convs2s: Gehring et al. (2017); keys: embed_dim, channels, encoder_layers, decoder_layers,\n"
-         "    kernel_width, out_embed_dim, dropout, max_positions\n"
-         "  rnn_seq2seq: any registry encoder and causal decoder with attention; keys: embed_dim,\n"
-         "    dropout, encoder, decoder, encoder_config, decoder_config\n";
+  // One entry a paragraph, wrapped at 100 columns.
+  std::string text =
+      "Models (config key models.<name>.model; its keys go in models.<name>.config):\n";
+  for (const auto& entry : seq2seqEntries()) {
+    std::string line = "  " + entry.name + ":";
+    std::string word;
+    auto flush = [&] {
+      if (line.size() + 1 + word.size() > 100) {
+        text += line + "\n";
+        line = "   ";
+      }
+      line += " " + word;
+      word.clear();
+    };
+    for (char c : entry.description) {
+      if (c == ' ') {
+        flush();
+      } else {
+        word += c;
+      }
+    }
+    if (!word.empty()) flush();
+    text += line + "\n";
+  }
+  return text;
 }
 
 std::vector<std::string> seq2seqModelNames() {
-  return {"transformer", "transformer_sru", "transformer_self_iru", "convs2s",
-          "rnn_seq2seq"};
+  std::vector<std::string> names;
+  for (const auto& entry : seq2seqEntries()) names.push_back(entry.name);
+  return names;
 }
 
 }  // namespace recurlab::models

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,9 +68,23 @@ class Seq2SeqModel : public torch::nn::Module {
   virtual int64_t attentionCount() const = 0;
 };
 
-// Registry: "transformer", "transformer_sru", "transformer_self_iru", "convs2s",
-// "rnn_seq2seq". `config` holds the model's own keys; a factory rejects unknown keys and bad
-// values with an error naming the key. One joint (shared source/target) vocabulary.
+// `config` holds the model's own keys; a factory rejects unknown keys and bad values with an
+// error naming the key. One joint (shared source/target) vocabulary.
+using Seq2SeqFactory = std::function<std::shared_ptr<Seq2SeqModel>(
+    const nlohmann::json& config, int64_t vocabulary_size, const Seq2SeqSpecialIds& ids)>;
+
+// One translation model of the registry, as models/encoders/encoder_entry.h is one encoder: its
+// name, a description listing its config keys (the MT driver's --help), and its factory.
+struct Seq2SeqEntry {
+  std::string name;
+  std::string description;
+  Seq2SeqFactory factory;
+};
+
+// The translation models, in the order --help lists them: "transformer", "transformer_sru",
+// "transformer_self_iru", "convs2s", "rnn_seq2seq". A new model is one entry here.
+const std::vector<Seq2SeqEntry>& seq2seqEntries();
+
 std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,
                                                const nlohmann::json& config,
                                                int64_t vocabulary_size,

@@ -19,7 +19,7 @@ TransformerFeedForwardImpl::TransformerFeedForwardImpl(TransformerFeedForwardOpt
     s.hidden_size = o.d_ff;
     s.bidirectional = o.bidirectional;
     s.has_skip_term = false;
-    s.dropout = o.sru_dropout;
+    s.rc_dropout = o.sru_dropout;
     s.rnn_dropout = o.sru_dropout;
     sru = register_module("sru", SruLayer(s));
     // flambe applies xavier_uniform to every parameter of more than one dimension, which

@@ -9,7 +9,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -61,7 +61,7 @@ void writeRoot(Hdf5RunLog& log, bool with_pytorch) {
 }
 
 TEST(BenchReport, RatiosScalingAndTargetsFromFakeTimings) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   {
     Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, true);
@@ -103,7 +103,7 @@ TEST(BenchReport, RatiosScalingAndTargetsFromFakeTimings) {
 }
 
 TEST(BenchReport, WithoutPytorchSaysSoAndShowsOurRatesAlone) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   {
     Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, false);
@@ -124,7 +124,7 @@ TEST(BenchReport, WithoutPytorchSaysSoAndShowsOurRatesAlone) {
 // How idle threads waited and how many threads OpenBLAS had change the 2-thread rates severalfold:
 // the report names both.
 TEST(BenchReport, NamesTheThreadWaitsAndSingleThreadedBlas) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   {
     Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, true);
@@ -143,7 +143,7 @@ TEST(BenchReport, NamesTheThreadWaitsAndSingleThreadedBlas) {
 }
 
 TEST(BenchReport, EnvironmentSaysOpenBlasFollowsEachMeasurementsThreads) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   {
     Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, true);

@@ -7,7 +7,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -40,7 +40,7 @@ void addUnit(Hdf5RunLog& log, const std::string& dataset, const std::string& mod
 }
 
 TEST(ClassificationReport, MergesShardLogsIntoTheAccuracyTable) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog main((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
@@ -73,7 +73,7 @@ using recurlab::testing::fileText;
 // The runner lists every planned unit in the log: a cell with some of its folds finished says
 // how many, the summary says how many were planned, and the report says the run is not done.
 TEST(ClassificationReport, MarksCellsOfARunStillTraining) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
@@ -99,7 +99,7 @@ TEST(ClassificationReport, MarksCellsOfARunStillTraining) {
 }
 
 TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
@@ -134,7 +134,7 @@ TEST(ClassificationReport, WritesSeedBandsBarsAndPaperTables) {
 // The embedding table follows each dataset's vocabulary, so a model's parameter count is given
 // per dataset (a single count per model used to show whichever dataset was read last).
 TEST(ClassificationReport, GivesParametersPerDatasetAndModel) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);

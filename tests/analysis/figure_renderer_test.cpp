@@ -13,14 +13,14 @@
 #include <string>
 #include <thread>
 
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/analysis/series_builders.h"
 
 namespace recurlab::analysis {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::TempDir;
+using recurlab::testing::TempRoot;
 
 using figure_test::barSeries;
 using figure_test::line;
@@ -108,7 +108,7 @@ class FigureRendering : public ::testing::Test {
 };
 
 TEST_F(FigureRendering, EveryKindWritesPngVectorScriptAndData) {
-  TempDir dir;
+  TempRoot dir;
   const std::pair<const char*, Figure> figures[] = {
       {"band", bandFigure()}, {"bars", barFigure()}, {"heat", heatMapFigure()}, {"log", logFigure()}};
   const std::string vector_ext = figureFormats().back().extension;
@@ -138,7 +138,7 @@ std::string fileBytes(const std::string& path) {
 
 TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
   if (figureFormats().back().extension != "pdf") GTEST_SKIP() << "no pdfcairo";
-  TempDir first, second;
+  TempRoot first, second;
   renderFigure(logFigure(), first.path().string(), "curve", "2026-11-24T19:59:37Z");
   // cairo stamps the wall clock to the second: draw the second copy in a later second.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
@@ -150,7 +150,7 @@ TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
 }
 
 TEST(PdfCreationDate, TheFourteenDigitsAreReplacedInPlaceOrNothingChanges) {
-  TempDir dir;
+  TempRoot dir;
   const std::string pdf = dir.file("a.pdf");
   std::ofstream(pdf, std::ios::binary) << "%PDF-1.5\n<< /CreationDate (D:20200101000000Z) >>\n";
   EXPECT_TRUE(stampPdfCreationDate(pdf, "2026-11-24T19:59:37Z"));
@@ -165,7 +165,7 @@ TEST(PdfCreationDate, TheFourteenDigitsAreReplacedInPlaceOrNothingChanges) {
 }
 
 TEST(FigureRenderingWithoutGnuplot, ErrorNamesTheFigureFile) {
-  TempDir dir;
+  TempRoot dir;
   ::setenv("RECURLAB_GNUPLOT", "/nonexistent/gnuplot", 1);
   try {
     renderFigure(barFigure(), dir.path().string(), "time_per_epoch");

@@ -7,15 +7,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
 
-using testing::TempDir;
+using testing::TempRoot;
 
 TEST(Hdf5RunLogTest, WritesReopensAppendsAndReadsBack) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   {
     Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
@@ -69,7 +69,7 @@ TEST(Hdf5RunLogTest, WritesReopensAppendsAndReadsBack) {
 }
 
 TEST(Hdf5RunLogTest, OneWriterAtATimeReadersSeeEveryWriteAndAKilledWritersLockIsTakenOver) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   const std::string lock = path + ".lock";
   {
@@ -103,7 +103,7 @@ TEST(Hdf5RunLogTest, OneWriterAtATimeReadersSeeEveryWriteAndAKilledWritersLockIs
 }
 
 TEST(Hdf5RunLogTest, RemoveTakesAGroupWithEverythingUnderItAndNothingElse) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   {
     Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
@@ -123,7 +123,7 @@ TEST(Hdf5RunLogTest, RemoveTakesAGroupWithEverythingUnderItAndNothingElse) {
 }
 
 TEST(Hdf5RunLogTest, ErrorsNameTheFileAndObject) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   { Hdf5RunLog log(path, Hdf5RunLog::Mode::Create); log.setAttribute("/", "n", int64_t{1}); }
   Hdf5RunLog log(path, Hdf5RunLog::Mode::ReadOnly);
@@ -152,7 +152,7 @@ TEST(Hdf5RunLogTest, ErrorsNameTheFileAndObject) {
 }
 
 TEST(Hdf5RunLogTest, AppendCreatesAMissingFile) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("new.h5");
   {
     Hdf5RunLog log(path, Hdf5RunLog::Mode::Append);
@@ -183,7 +183,7 @@ std::string runLogProbe(const std::string& args) {
 }
 
 TEST(Hdf5RunLogTest, TableSurvivesManyAppendsAcrossChunks) {
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);
   log.createTable("/rows", {"i", "square"});
@@ -198,7 +198,7 @@ TEST(Hdf5RunLogTest, TableSurvivesManyAppendsAcrossChunks) {
 
 TEST(Hdf5RunLogTest, H5dumpReadsTheFile) {
   if (!testing::commandAvailable("h5dump")) GTEST_SKIP() << "h5dump not installed";
-  TempDir tmp;
+  TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   {
     Hdf5RunLog log(path, Hdf5RunLog::Mode::Create);

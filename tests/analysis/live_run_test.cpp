@@ -15,7 +15,7 @@
 #include "analysis/report_registry.h"
 #include "analysis/run_reader.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -55,7 +55,7 @@ size_t linesIn(const std::string& path) {
 }
 
 TEST(LiveRunTest, AnalysisReadsALogAnotherProcessIsWriting) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   const std::string log_path = tmp.file("log.h5"), progress = tmp.file("progress.txt");
   WriterProcess writer(log_path, progress);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);

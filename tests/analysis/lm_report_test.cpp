@@ -10,7 +10,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -46,7 +46,7 @@ void addModel(Hdf5RunLog& log, const std::string& model,
 }
 
 TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
@@ -84,7 +84,7 @@ TEST(LmReport, ARunningModelShowsItsEpochsSoFarMarkedRunning) {
 // A model the run planned but has not started (a --shard or --jobs worker that has not reached
 // it) is named, and counts among the models not finished.
 TEST(LmReport, NamesAPlannedModelWithoutAnEpochYet) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
@@ -109,7 +109,7 @@ TEST(LmReport, NamesAPlannedModelWithoutAnEpochYet) {
 // A model started from a kept model (config key init_from) says so, with what the kept
 // weights had reached, so that its epochs read as further epochs.
 TEST(LmReport, NamesTheKeptModelAModelStartedFrom) {
-  const recurlab::testing::TempDir temp;
+  const recurlab::testing::TempRoot temp;
   const fs::path& dir = temp.path();
   {
     Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);

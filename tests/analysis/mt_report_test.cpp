@@ -10,7 +10,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -72,7 +72,7 @@ void addModel(Hdf5RunLog& log, const std::string& name, double shift) {
 }
 
 TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   {
     Hdf5RunLog log(dir.file("log.h5"), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("mt"));
@@ -114,7 +114,7 @@ TEST(MtReport, BleuTablesFiguresAndTranslationsFromTheLogAlone) {
 // differs on one sentence only would get a small randomization p, as in sacreBLEU: no trial's
 // difference exceeds the real one.)
 TEST(MtReport, PairedSignificanceAgainstTheTransformerFromTheLog) {
-  testing::TempDir dir;
+  testing::TempRoot dir;
   std::string references, half_right, all_right, other_half;
   for (int i = 0; i < 60; ++i) {
     const std::string right = "der hund " + std::to_string(i) + " läuft über die grüne wiese .";

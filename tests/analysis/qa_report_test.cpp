@@ -10,7 +10,7 @@
 #include "analysis/report_registry.h"
 #include "analysis/run_comparison.h"
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -45,7 +45,7 @@ void addReader(Hdf5RunLog& log, const std::string& model,
 }
 
 TEST(QaReport, ARunningReaderShowsItsBestEpochSoFarMarkedRunning) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   {
     Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("qa"));
@@ -82,7 +82,7 @@ TEST(QaReport, ARunningReaderShowsItsBestEpochSoFarMarkedRunning) {
 // A --jobs 2 run whose second worker has not logged an epoch of its reader yet: that shard's log
 // has no row for it, and the report must not read as complete.
 TEST(QaReport, NamesAPlannedReaderThatNoShardHasStarted) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   const std::string planned = R"(["/lstm","/sru"])";
   {
     Hdf5RunLog log(tmp.file("log.shard-0-of-2.h5"), Hdf5RunLog::Mode::Create);

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -35,7 +35,7 @@ void writeRoot(Hdf5RunLog& log, const std::string& kind) {
 }
 
 TEST(ReportRegistryTest, UnknownKindGetsTheGenericReportWithEnvironment) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   {
     Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, "made-up-kind");
@@ -60,7 +60,7 @@ TEST(ReportRegistryTest, UnknownKindGetsTheGenericReportWithEnvironment) {
 // the units of each BLAS core, over every shard's log, units logged before cores were recorded
 // apart; a run where no unit recorded one shows no such row.
 TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   {
     Hdf5RunLog log(tmp.file("log.shard-0-of-2.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, "made-up-kind");
@@ -95,7 +95,7 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
   const auto summary = nlohmann::json::parse(fileText(tmp.file("summary.json")));
   EXPECT_EQ(summary.at("unit_blas_cores").at("Zen"), 2);
 
-  testing::TempDir plain;
+  testing::TempRoot plain;
   {
     Hdf5RunLog log(plain.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, "made-up-kind");
@@ -111,7 +111,7 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
 
 // The one test of "is this a group" that the generic report and the environment section walk with.
 TEST(ReportRegistryTest, IsLogGroupTellsGroupsFromTablesAndMissingObjects) {
-  recurlab::testing::TempDir tmp;
+  recurlab::testing::TempRoot tmp;
   Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
   log.createGroup("/a/b");
   log.createTable("/a/t", {"x"});
@@ -124,7 +124,7 @@ TEST(ReportRegistryTest, IsLogGroupTellsGroupsFromTablesAndMissingObjects) {
 
 TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
   EXPECT_FALSE(reportDescription("variance").empty());
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   {
     Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, "variance");

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log/hdf5_run_log.h"
-#include "tests/analysis/temp_dir.h"
+#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
 
 namespace recurlab::analysis {
@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using recurlab::testing::fileText;
 
 // A QA run folder: the root attributes compare reads, and a summary.json with dev EM/F1.
-std::string qaRun(const testing::TempDir& tmp, const std::string& name, int seed, int hidden,
+std::string qaRun(const testing::TempRoot& tmp, const std::string& name, int seed, int hidden,
                   double sru_f1, double lstm_f1) {
   const fs::path dir = tmp.path() / name;
   fs::create_directories(dir);
@@ -87,7 +87,7 @@ TEST(RunComparisonTest, HeadlineMetricsOfEachKind) {
 }
 
 TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   std::vector<RunMetrics> runs;
   runs.push_back(readRunMetrics(qaRun(tmp, "a", 1, 128, 70, 69)));
   runs.push_back(readRunMetrics(qaRun(tmp, "b", 2, 128, 72, 70)));
@@ -149,7 +149,7 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
 }
 
 TEST(RunComparisonTest, ARunWithoutSummaryGetsItsReportFirst) {
-  testing::TempDir tmp;
+  testing::TempRoot tmp;
   {
     Hdf5RunLog log(tmp.file("log.h5"), Hdf5RunLog::Mode::Create);
     log.setAttribute("/", "experiment", std::string("made-up-kind"));

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a program as a child process (fork + exec), for the SIGKILL resume tests: optionally
-// with RECURLAB_KILL_AT set (experiments/harness/kill_point.h), optionally killed with SIGKILL
+// with RECURLAB_KILL_AT set (common/runtime/kill_point.h), optionally killed with SIGKILL
 // by this process after a delay (with the child's own children: it runs in its own process
 // group, which the kill hits as a whole).
 #include <string>

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "experiments/mt/parallel_corpus.h"
-#include "experiments/mt/subword_model.h"
+#include "tasks/mt/parallel_corpus.h"
+#include "tasks/mt/subword_model.h"
 
 namespace recurlab::testing {
 namespace {

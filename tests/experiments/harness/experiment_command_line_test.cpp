@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/classification/classification_config.h"
+#include "tasks/classification/classification_config.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {

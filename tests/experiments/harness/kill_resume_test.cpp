@@ -174,9 +174,12 @@ TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
   torch::serialize::InputArchive a, b;
   a.load_from((fs::path(whole) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
   b.load_from((fs::path(killed) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
-  torch::serialize::InputArchive ma, mb;
-  a.read("model", ma);
-  b.read("model", mb);
+  // The toy model is a Sequential: its one Linear is the submodule "0".
+  torch::serialize::InputArchive model_a, model_b, ma, mb;
+  a.read("model", model_a);
+  b.read("model", model_b);
+  model_a.read("0", ma);
+  model_b.read("0", mb);
   for (const char* name : {"weight", "bias"}) {
     torch::Tensor x, y;
     ma.read(name, x);

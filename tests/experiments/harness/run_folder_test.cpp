@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/runtime/machine_info.h"
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/unprivileged_child.h"
 

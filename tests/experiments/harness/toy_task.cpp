@@ -1,4 +1,5 @@
-// The toy's task-specific driver: its data and loss (ToyModel), its units and result (ToyTask).
+// The toy's task-specific driver: its units and result (ToyTask), trained on the tests' one toy
+// model (tests/support/toy_regression.h).
 #include "tests/experiments/harness/toy_task.h"
 
 #include <unistd.h>
@@ -9,30 +10,10 @@
 #include "common/atomic_file.h"
 #include "common/json_options.h"
 #include "experiments/training/trainer.h"
+#include "tests/support/toy_regression.h"
+
 namespace recurlab::experiments {
 namespace {
-struct ToyBatch : TrainBatch {
-  torch::Tensor x;
-  explicit ToyBatch(torch::Tensor t) : x(std::move(t)) {}
-  std::unique_ptr<TrainBatch> part(int i, int n) const override {  // rows i*B/n .. (i+1)*B/n
-    const int64_t b = x.size(0), from = b * i / n, to = b * (i + 1) / n;
-    return std::make_unique<ToyBatch>(x.narrow(0, from, to - from));
-  }
-};
-struct ToyModel : TrainingModel {  // y = sum of x, on fixed random data
-  torch::nn::Linear net{6, 1};
-  int64_t bs;
-  torch::Tensor x, dev_x = torch::rand({16, 6});
-  ToyModel(int64_t n, int64_t batch_size) : bs(batch_size), x(torch::rand({n, 6})) {}
-  torch::nn::Module& module() override { return *net; }
-  int64_t batchesPerEpoch() override { return (x.size(0) + bs - 1) / bs; }
-  std::unique_ptr<TrainBatch> batch(int64_t, int64_t i) override { return std::make_unique<ToyBatch>(x.narrow(0, i * bs, std::min(bs, x.size(0) - i * bs))); }
-  StepOutput forward(const TrainBatch& b) override { const auto& t = static_cast<const ToyBatch&>(b).x; return {torch::mse_loss(net(t), t.sum(1, true)), t.size(0), {}}; }
-  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-  std::vector<double> evaluate() override { torch::NoGradGuard g; return {torch::mse_loss(net(dev_x), dev_x.sum(1, true)).item<double>()}; }
-  std::string selectionName() const override { return "dev_mse"; }
-  bool higherIsBetter() const override { return false; }
-};
 struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` final units
   nlohmann::json c;
   int64_t seed() const override { return c.value("seed", int64_t{1}); }
@@ -66,10 +47,21 @@ struct ToyTask : Task {  // trials of a search (when trials > 1), then `seeds` f
     const OptimizerOptions opt = OptimizerOptions::read(j);
     const TrainerOptions loop = TrainerOptions::read(j);
     torch::manual_seed(ctx.seed);
-    ToyModel model(j.getInt("examples", 64, 1, 1 << 20), j.getInt("batch_size", 8, 1, 1 << 20));
+    // y = sum of x, on fixed random data
+    torch::nn::Sequential net(torch::nn::Linear(6, 1));
+    auto x = torch::rand({j.getInt("examples", 64, 1, 1 << 20), 6});
+    auto dev = torch::rand({16, 6});
+    recurlab::testing::ToyRegression model(net, x, dev);
+    model.batch_size = j.getInt("batch_size", 8, 1, 1 << 20);
     j.finish();
     const auto o = train(model, opt, loop, ctx.seed, {&ctx.log, ctx.group, ctx.checkpoints, ctx.config.dump(), ctx.progress, ctx.data_parallel});
-    return {o.diverged, o.stop_reason, {{"best_dev_mse", o.best.at("dev_mse")}}, {{"epochs", o.epochs}, {"resumed_from_checkpoint", o.resumed ? 1 : 0}}, {}, c.value("keep_checkpoints", false)};
+    UnitResult r;
+    r.diverged = o.diverged;
+    r.stop_reason = o.stop_reason;
+    r.metrics = {{"best_dev_mse", o.best.at("dev_mse")}};
+    r.counts = {{"epochs", o.epochs}, {"resumed_from_checkpoint", o.resumed ? 1 : 0}};
+    r.keep_checkpoints = c.value("keep_checkpoints", false);
+    return r;
   }
 };
 }  // namespace

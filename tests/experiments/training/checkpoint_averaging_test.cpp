@@ -8,9 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/harness/checkpoint_store.h"
+#include "experiments/training/checkpoint_store.h"
 #include "experiments/training/trainer.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/toy_regression.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -76,36 +77,17 @@ TEST(CheckpointAveraging, EpochFilesAreOrderedByNumberPastNine) {
 
 // y = sum(x): a linear model whose evaluate() records the weights at each epoch's end (the
 // weights its epoch checkpoint holds).
-struct Batch : TrainBatch {
-  torch::Tensor x;
-  explicit Batch(torch::Tensor t) : x(std::move(t)) {}
-};
-struct RecordingRegression : TrainingModel {
-  torch::nn::Linear net{4, 1};
-  torch::Tensor x = torch::rand({16, 4});
-  std::vector<torch::Tensor> epoch_weights;
-  torch::nn::Module& module() override { return *net; }
-  int64_t batchesPerEpoch() override { return 4; }
-  std::unique_ptr<TrainBatch> batch(int64_t, int64_t i) override {
-    return std::make_unique<Batch>(x.narrow(0, i * 4, 4));
-  }
-  StepOutput forward(const TrainBatch& b) override {
-    const auto& t = static_cast<const Batch&>(b).x;
-    return {torch::mse_loss(net(t), t.sum(1, true)), t.size(0), {}};
-  }
-  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-  std::vector<double> evaluate() override {
-    epoch_weights.push_back(net->weight.detach().clone());
-    return {1.0};
-  }
-  std::string selectionName() const override { return "dev_mse"; }
-  bool higherIsBetter() const override { return false; }
-};
-
 TEST(CheckpointAveraging, TrainerKeepsTheLastEpochsAndTheirMeanIsTheAverage) {
   recurlab::testing::TempRoot tmp("recurlab_ckpt_keep");
   torch::manual_seed(3);
-  RecordingRegression model;
+  torch::nn::Linear linear(4, 1);
+  auto x = torch::rand({16, 4});
+  recurlab::testing::ToyRegression model(torch::nn::Sequential(linear), x, x);
+  model.scripted.assign(12, 1.0);
+  std::vector<torch::Tensor> epoch_weights;  // each epoch's end: the weights its checkpoint holds
+  model.on_evaluate = [&](recurlab::testing::ToyRegression&) {
+    epoch_weights.push_back(linear->weight.detach().clone());
+  };
   OptimizerOptions opt;
   opt.lr = 0.05;
   TrainerOptions options;
@@ -116,7 +98,7 @@ TEST(CheckpointAveraging, TrainerKeepsTheLastEpochsAndTheirMeanIsTheAverage) {
   ctx.checkpoints = CheckpointStore((tmp.root / "unit").string());
   const auto outcome = train(model, opt, options, 5, ctx);
   ASSERT_EQ(outcome.epochs, 12);
-  ASSERT_EQ(model.epoch_weights.size(), 12u);
+  ASSERT_EQ(epoch_weights.size(), 12u);
   // Epochs 1-9 pruned, 10-12 kept, in that order.
   EXPECT_EQ(ctx.checkpoints.numbered("epoch-"),
             (std::vector<std::string>{"epoch-10", "epoch-11", "epoch-12"}));
@@ -124,13 +106,14 @@ TEST(CheckpointAveraging, TrainerKeepsTheLastEpochsAndTheirMeanIsTheAverage) {
   std::vector<std::string> files;
   for (const auto& name : ctx.checkpoints.numbered("epoch-"))
     files.push_back(ctx.checkpoints.path(name));
-  torch::nn::Linear avg(4, 1);
+  torch::nn::Sequential avg(torch::nn::Linear(4, 1));
   loadAveragedCheckpoints(*avg, files);
   const auto expected =
-      (model.epoch_weights[9] + model.epoch_weights[10] + model.epoch_weights[11]) / 3;
-  EXPECT_TRUE(torch::allclose(avg->weight, expected, 1e-6, 1e-7)) << avg->weight << expected;
+      (epoch_weights[9] + epoch_weights[10] + epoch_weights[11]) / 3;
+  const torch::Tensor averaged = avg[0]->as<torch::nn::Linear>()->weight;
+  EXPECT_TRUE(torch::allclose(averaged, expected, 1e-6, 1e-7)) << averaged << expected;
   // The weights moved between those epochs: the mean is not any one of them.
-  EXPECT_FALSE(torch::allclose(avg->weight, model.epoch_weights[11], 1e-6, 1e-7));
+  EXPECT_FALSE(torch::allclose(averaged, epoch_weights[11], 1e-6, 1e-7));
 }
 
 }  // namespace

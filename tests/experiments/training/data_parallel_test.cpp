@@ -174,9 +174,10 @@ std::vector<std::string> toyArgs(const std::string& out, int ranks, int epochs, 
 }
 
 torch::Tensor finalWeight(const std::string& folder) {
-  torch::serialize::InputArchive a, m;
+  torch::serialize::InputArchive a, model, m;
   a.load_from((fs::path(folder) / "checkpoints" / "toy_seeds_0" / "last.pt").string());
-  a.read("model", m);
+  a.read("model", model);
+  model.read("0", m);  // the toy model is a Sequential: its one Linear is the submodule "0"
   torch::Tensor w;
   m.read("weight", w);
   return w;

@@ -16,6 +16,7 @@
 #include "experiments/training/trainer.h"
 #include "models/registry.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/toy_regression.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -24,59 +25,34 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kLength = 12, kExamples = 48, kInput = 8, kBatch = 8;
 
-struct SequenceBatch : TrainBatch {
-  torch::Tensor x, y;  // (L, B, in), (B)
-};
-
 // Regress the mean of each sequence's first feature from an SRU's mean-pooled features.
-struct SruRegression : TrainingModel {
-  struct Net : torch::nn::Module {
-    std::shared_ptr<models::SequenceEncoder> encoder;
-    torch::nn::Dropout dropout{0.3};
-    torch::nn::Linear out{nullptr};
-    Net() {
-      encoder = register_module(
-          "encoder", models::makeEncoder("sru", {{"layers", 2}, {"hidden", 32}, {"rnn_dropout", 0.2}}, kInput));
-      register_module("dropout", dropout);
-      out = register_module("out", torch::nn::Linear(encoder->outputSize(), 1));
-    }
-    torch::Tensor forward(const torch::Tensor& x) {
-      return out->forward(dropout->forward(encoder->encode(x, {}).mean(0))).squeeze(1);
-    }
-  };
-  std::shared_ptr<Net> net = std::make_shared<Net>();
-  torch::Tensor x = torch::randn({kLength, kExamples, kInput});
-  torch::Tensor y = x.select(2, 0).mean(0);
-  torch::Tensor dev_x = torch::randn({kLength, 16, kInput});
-
-  torch::nn::Module& module() override { return *net; }
-  int64_t batchesPerEpoch() override { return kExamples / kBatch; }
-  std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t i) override {
-    std::vector<int64_t> order;
-    for (size_t k : seededPermutation(kExamples, static_cast<uint64_t>(epoch)))
-      order.push_back(static_cast<int64_t>(k));
-    const torch::Tensor index = torch::tensor(order).narrow(0, i * kBatch, kBatch);
-    auto b = std::make_unique<SequenceBatch>();
-    b->x = x.index_select(1, index);
-    b->y = y.index_select(0, index);
-    return b;
+struct SruNet : torch::nn::Module {
+  std::shared_ptr<models::SequenceEncoder> encoder;
+  torch::nn::Dropout dropout{0.3};
+  torch::nn::Linear out{nullptr};
+  SruNet() {
+    encoder = register_module(
+        "encoder", models::makeEncoder("sru", {{"layers", 2}, {"hidden", 32}, {"rnn_dropout", 0.2}}, kInput));
+    register_module("dropout", dropout);
+    out = register_module("out", torch::nn::Linear(encoder->outputSize(), 1));
   }
-  StepOutput forward(const TrainBatch& batch) override {
-    const auto& b = static_cast<const SequenceBatch&>(batch);
-    return {torch::mse_loss(net->forward(b.x), b.y), b.x.size(1), {}};
+  torch::Tensor forward(const torch::Tensor& x) {
+    return out->forward(dropout->forward(encoder->encode(x, {}).mean(0))).squeeze(1);
   }
-  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-  std::vector<double> evaluate() override {
-    torch::NoGradGuard no_grad;
-    net->eval();
-    const double v =
-        torch::mse_loss(net->forward(dev_x), dev_x.select(2, 0).mean(0)).item<double>();
-    net->train();
-    return {v};
-  }
-  std::string selectionName() const override { return "dev_mse"; }
-  bool higherIsBetter() const override { return false; }
 };
+
+// Sequences (L, B, in) batched along dim 1, in a seeded order per epoch.
+std::unique_ptr<recurlab::testing::ToyRegression> sruRegression() {
+  torch::nn::Sequential net(std::make_shared<SruNet>());
+  auto x = torch::randn({kLength, kExamples, kInput});
+  auto dev = torch::randn({kLength, 16, kInput});
+  auto model = std::make_unique<recurlab::testing::ToyRegression>(net, x, dev);
+  model->target = [](const torch::Tensor& t) { return t.select(2, 0).mean(0); };
+  model->batch_dim = 1;
+  model->batch_size = kBatch;
+  model->shuffle = true;
+  return model;
+}
 
 struct TrainingRun {
   std::vector<Table> tables;                  // epochs, steps
@@ -87,7 +63,7 @@ struct TrainingRun {
 TrainingRun trainOnce(int threads, const std::string& log_path) {
   at::set_num_threads(threads);
   torch::manual_seed(17);  // the data and the initial weights
-  SruRegression model;
+  const auto model = sruRegression();
   OptimizerOptions optimizer;
   optimizer.lr = 0.01;
   TrainerOptions loop;
@@ -97,10 +73,10 @@ TrainingRun trainOnce(int threads, const std::string& log_path) {
   TrainingRun run;
   {
     Hdf5RunLog log(log_path, Hdf5RunLog::Mode::Create);
-    train(model, optimizer, loop, /*seed=*/29, {&log, "/unit", {}, "determinism", {}});
+    train(*model, optimizer, loop, /*seed=*/29, {&log, "/unit", {}, "determinism", {}});
     for (const char* table : {"/unit/epochs", "/unit/steps"}) run.tables.push_back(log.readTable(table));
   }
-  for (const auto& p : model.net->named_parameters()) {
+  for (const auto& p : model->net->named_parameters()) {
     run.parameter_names.push_back(p.key());
     run.parameters.push_back(p.value().detach().clone());
   }

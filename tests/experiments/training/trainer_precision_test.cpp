@@ -15,60 +15,30 @@
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/trainer.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/toy_regression.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Batch : TrainBatch {
-  torch::Tensor x;
-  explicit Batch(torch::Tensor t) : x(std::move(t)) {}
-};
+using recurlab::testing::ToyRegression;
 
 // y = W·x on random data through two linear layers (matmuls autocast can take), dropout from
-// torch's generator; `fail_at_batch` throws there (a crash), `loss_factor` scales the loss.
-struct TwoLayerRegression : TrainingModel {
+// torch's generator, shuffled per epoch; the absolute error as a tally read on the device.
+std::unique_ptr<ToyRegression> freshModel() {
+  torch::manual_seed(7);
   torch::nn::Sequential net{torch::nn::Linear(6, 16), torch::nn::Tanh(), torch::nn::Dropout(0.1),
                             torch::nn::Linear(16, 1)};
-  torch::Tensor x = torch::rand({40, 6}), dev = torch::rand({8, 6});
-  int64_t batches_done = 0, fail_at_batch = -1;
-  double loss_factor = 1.0;
-
-  torch::nn::Module& module() override { return *net; }
-  int64_t batchesPerEpoch() override { return 10; }
-  std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t i) override {
-    if (++batches_done == fail_at_batch) throw std::runtime_error("crash");
-    std::vector<int64_t> order;
-    for (size_t k : seededPermutation(40, static_cast<uint64_t>(epoch))) order.push_back(static_cast<int64_t>(k));
-    return std::make_unique<Batch>(x.index_select(0, torch::tensor(order).narrow(0, i * 4, 4)));
-  }
-  static torch::Tensor target(const torch::Tensor& t) {
+  auto x = torch::rand({40, 6});
+  auto dev = torch::rand({8, 6});
+  auto model = std::make_unique<ToyRegression>(net, x, dev);
+  model->target = [](const torch::Tensor& t) {
     return (t * torch::arange(1, 7, torch::kFloat)).sum(1, true) / 6;
-  }
-  StepOutput forward(const TrainBatch& b) override {
-    const auto& t = static_cast<const Batch&>(b).x;
-    const auto y = net->forward(t).to(torch::kFloat);
-    StepOutput out{loss_factor * torch::mse_loss(y, target(t)), t.size(0), {}};
-    out.tally_values = (y.detach() - target(t)).abs().sum().to(torch::kDouble).reshape({1});
-    return out;
-  }
-  std::vector<std::string> tallyNames() const override { return {"abs_error"}; }
-  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-  std::vector<double> evaluate() override {
-    torch::NoGradGuard g;
-    net->eval();
-    const double v = torch::mse_loss(net->forward(dev).to(torch::kFloat), target(dev)).item<double>();
-    net->train();
-    return {v};
-  }
-  std::string selectionName() const override { return "dev_mse"; }
-  bool higherIsBetter() const override { return false; }
-};
-
-std::unique_ptr<TwoLayerRegression> freshModel() {
-  torch::manual_seed(7);
-  return std::make_unique<TwoLayerRegression>();
+  };
+  model->shuffle = true;
+  model->tally_abs_error = true;
+  return model;
 }
 
 OptimizerOptions adam() {

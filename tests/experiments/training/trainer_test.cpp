@@ -14,83 +14,42 @@
 #include "experiments/training/learning_rate_schedule.h"
 #include "experiments/training/sparse_row_optimizer.h"
 #include "tests/support/temp_root.h"
+#include "tests/support/toy_regression.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Batch : TrainBatch {
-  torch::Tensor x;
-  explicit Batch(torch::Tensor t) : x(std::move(t)) {}
-};
+using recurlab::testing::ToyRegression;
 
 // y = sum(x) on random data, shuffled per epoch by a seeded permutation; the dropout draws
-// from torch's generator (so a resume must restore its state). `fail_at_batch` throws there (a
-// crash inside the process), `metrics` replaces evaluate()'s dev MSE with a fixed sequence.
-struct Regression : TrainingModel {
-  torch::nn::Sequential net{torch::nn::Dropout(0.2), torch::nn::Linear(6, 1)};
-  torch::Tensor x = torch::rand({40, 6}), dev = torch::rand({8, 6});
-  int64_t batch_size = 4, batches_done = 0, fail_at_batch = -1;
-  std::vector<double> metrics;
-  double loss_scale = 1.0;
-
-  torch::nn::Module& module() override { return *net; }
-  int64_t batchesPerEpoch() override { return 10; }
-  std::unique_ptr<TrainBatch> batch(int64_t epoch, int64_t i) override {
-    if (++batches_done == fail_at_batch) throw std::runtime_error("crash");
-    std::vector<int64_t> order;
-    for (size_t k : seededPermutation(40, static_cast<uint64_t>(epoch))) order.push_back(static_cast<int64_t>(k));
-    return std::make_unique<Batch>(
-        x.index_select(0, torch::tensor(order).narrow(0, i * batch_size, batch_size)));
-  }
-  StepOutput forward(const TrainBatch& b) override {
-    const auto& t = static_cast<const Batch&>(b).x;
-    return {loss_scale * torch::mse_loss(net->forward(t), t.sum(1, true)), t.size(0), {}};
-  }
-  std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-  std::vector<double> evaluate() override {
-    if (!metrics.empty()) {
-      const double m = metrics.front();
-      metrics.erase(metrics.begin());
-      return {m};
-    }
-    torch::NoGradGuard g;
-    net->eval();
-    const double v = torch::mse_loss(net->forward(dev), dev.sum(1, true)).item<double>();
-    net->train();
-    return {v};
-  }
-  std::string selectionName() const override { return "dev_mse"; }
-  bool higherIsBetter() const override { return false; }
-};
-
-struct Folder {
-  fs::path path = recurlab::testing::perProcessTempPath("recurlab_trainer_");
-  Folder() { fs::remove_all(path); }
-  ~Folder() { fs::remove_all(path); }
-};
-
-std::unique_ptr<Regression> freshModel() {
+// from torch's generator (so a resume must restore its state).
+std::unique_ptr<ToyRegression> freshModel() {
   torch::manual_seed(11);
-  return std::make_unique<Regression>();
+  torch::nn::Sequential net{torch::nn::Dropout(0.2), torch::nn::Linear(6, 1)};
+  auto x = torch::rand({40, 6});
+  auto dev = torch::rand({8, 6});
+  auto model = std::make_unique<ToyRegression>(net, x, dev);
+  model->shuffle = true;
+  return model;
 }
 
 TEST(Trainer, ResumesFromAMidEpochCheckpointBitIdentically) {
-  Folder f;
+  recurlab::testing::TempRoot f("recurlab_trainer");
   OptimizerOptions opt;
   opt.lr = 0.01;
   TrainerOptions loop;
   loop.max_epochs = 3;
   loop.checkpoint_every_steps = 3;
   loop.log_every_steps = 2;
-  Hdf5RunLog log((f.path.string() + "-a.h5"), Hdf5RunLog::Mode::Create);
+  Hdf5RunLog log(f.file("a.h5"), Hdf5RunLog::Mode::Create);
   auto whole_model = freshModel();
   const auto whole = train(*whole_model, opt, loop, 5, {&log, "/a", {}, "cfg", {}});
 
   auto crashed = freshModel();
   crashed->fail_at_batch = 17;  // epoch 2, after the checkpoint at step 15
-  const CheckpointStore store((f.path / "ckpt").string());
+  const CheckpointStore store((f.root / "ckpt").string());
   EXPECT_THROW(train(*crashed, opt, loop, 5, {&log, "/b", store, "cfg", {}}), std::runtime_error);
   ASSERT_TRUE(store.has("last"));
   auto resumed_model = freshModel();
@@ -124,7 +83,7 @@ TEST(Trainer, EarlyStoppingFollowsTheMetricsDirection) {
   loop.max_epochs = 10;
   loop.patience = 2;
   auto m = freshModel();
-  m->metrics = {5, 4, 4.5, 3, 3.5, 3.2, 1};  // lower is better: best 3 at epoch 4
+  m->scripted = {5, 4, 4.5, 3, 3.5, 3.2, 1};  // lower is better: best 3 at epoch 4
   const auto o = train(*m, opt, loop, 1, {});
   EXPECT_EQ(o.stop_reason, "early_stopping");
   EXPECT_EQ(o.epochs, 6);
@@ -138,7 +97,7 @@ TEST(Trainer, DivergenceOnLossParametersAndMetrics) {
   TrainerOptions loop;
   loop.max_epochs = 3;
   auto nan_loss = freshModel();
-  nan_loss->loss_scale = NAN;
+  nan_loss->loss_factor = NAN;
   auto o = train(*nan_loss, opt, loop, 1, {});
   EXPECT_TRUE(o.diverged);
   EXPECT_NE(o.stop_reason.find("at epoch 1, batch 1"), std::string::npos) << o.stop_reason;
@@ -151,7 +110,7 @@ TEST(Trainer, DivergenceOnLossParametersAndMetrics) {
 
   loop.max_parameter = 1e6;
   auto bad_metric = freshModel();
-  bad_metric->metrics = {1, INFINITY};
+  bad_metric->scripted = {1, INFINITY};
   o = train(*bad_metric, opt, loop, 1, {});
   EXPECT_TRUE(o.diverged);
   EXPECT_NE(o.stop_reason.find("dev_mse is inf after epoch 2"), std::string::npos) << o.stop_reason;
@@ -173,18 +132,7 @@ TEST(Trainer, GradientAccumulationEqualsOneLargerBatch) {
   large->batch_size = 8;
   opt.accumulate = 1;
   // 5 batches of 8 = the same examples in the same order as 10 batches of 4 in pairs.
-  struct Eight : TrainingModel {
-    Regression& r;
-    explicit Eight(Regression& m) : r(m) {}
-    torch::nn::Module& module() override { return r.module(); }
-    int64_t batchesPerEpoch() override { return 5; }
-    std::unique_ptr<TrainBatch> batch(int64_t e, int64_t i) override { return r.batch(e, i); }
-    StepOutput forward(const TrainBatch& b) override { return r.forward(b); }
-    std::vector<std::string> evaluationNames() const override { return {"dev_mse"}; }
-    std::vector<double> evaluate() override { return r.evaluate(); }
-    std::string selectionName() const override { return "dev_mse"; }
-  } eight(*large);
-  train(eight, opt, loop, 1, {});
+  train(*large, opt, loop, 1, {});
   const auto a = small->net->parameters(), b = large->net->parameters();
   for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::allclose(a[i], b[i], 1e-5, 1e-6));
 }
@@ -209,7 +157,7 @@ TEST(LearningRateSchedule, NoamAndInverseSqrtWarmUpThenDecay) {
 // The milestones schedule decays before its fixed epochs whatever the metric does, and a run
 // killed after a decay resumes at the decayed lr.
 TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
-  Folder f;
+  recurlab::testing::TempRoot f("recurlab_trainer");
   OptimizerOptions opt;
   opt.lr = 0.01;
   opt.schedule = "milestones";
@@ -218,7 +166,7 @@ TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
   TrainerOptions loop;
   loop.max_epochs = 6;
   loop.checkpoint_every_steps = 3;
-  Hdf5RunLog log((f.path.string() + "-m.h5"), Hdf5RunLog::Mode::Create);
+  Hdf5RunLog log(f.file("m.h5"), Hdf5RunLog::Mode::Create);
   auto whole_model = freshModel();
   const auto whole = train(*whole_model, opt, loop, 5, {&log, "/a", {}, "cfg", {}});
   const auto lr = log.readTable("/a/epochs").column("lr");
@@ -230,7 +178,7 @@ TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
 
   auto crashed = freshModel();
   crashed->fail_at_batch = 37;  // epoch 4, after the decay before epoch 3
-  const CheckpointStore store((f.path / "ckpt").string());
+  const CheckpointStore store((f.root / "ckpt").string());
   EXPECT_THROW(train(*crashed, opt, loop, 5, {&log, "/b", store, "cfg", {}}), std::runtime_error);
   auto resumed_model = freshModel();
   const auto resumed = train(*resumed_model, opt, loop, 5, {&log, "/c", store, "cfg", {}});
@@ -298,20 +246,19 @@ TEST(SparseRowOptimizer, LazyAdamEqualsAdamOnTouchedRowsAndLeavesOthers) {
 }
 
 TEST(Trainer, AveragesCheckpoints) {
-  Folder f;
-  fs::create_directories(f.path);
+  recurlab::testing::TempRoot f("recurlab_trainer");
   torch::nn::Linear a(2, 1), b(2, 1);
   for (auto [m, file] : {std::pair{&a, "a.pt"}, std::pair{&b, "b.pt"}}) {
     torch::serialize::OutputArchive archive, model;
     (*m)->save(model);
     archive.write("model", model);
-    archive.save_to((f.path / file).string());
+    archive.save_to((f.root / file).string());
   }
   torch::nn::Linear avg(2, 1);
-  loadAveragedCheckpoints(*avg, {(f.path / "a.pt").string(), (f.path / "b.pt").string()});
+  loadAveragedCheckpoints(*avg, {(f.root / "a.pt").string(), (f.root / "b.pt").string()});
   EXPECT_TRUE(torch::allclose(avg->weight, (a->weight + b->weight) / 2));
   EXPECT_TRUE(torch::allclose(avg->bias, (a->bias + b->bias) / 2));
-  EXPECT_THROW(loadAveragedCheckpoints(*avg, {(f.path / "none.pt").string()}), std::runtime_error);
+  EXPECT_THROW(loadAveragedCheckpoints(*avg, {(f.root / "none.pt").string()}), std::runtime_error);
 }
 
 }  // namespace

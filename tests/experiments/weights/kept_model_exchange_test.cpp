@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "experiments/classification/classify_command.h"
+#include "tasks/classification/classify_command.h"
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/weights/weights_command.h"
 #include "models/heads/pooling.h"

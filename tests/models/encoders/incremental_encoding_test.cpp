@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "models/layers/transformer_encoder_layer.h"
 #include "models/registry.h"
 
 namespace recurlab::models {
@@ -190,57 +189,6 @@ INSTANTIATE_TEST_SUITE_P(CausalEncoders, IncrementalEncoding, ::testing::ValuesI
                          [](const ::testing::TestParamInfo<CausalCase>& info) {
                            return info.param.label;
                          });
-
-// The Transformer layer (not in the registry: it needs positions from its user) with causal
-// self-attention, carrying its past inputs: one step at a time, in two segments and with a
-// padded first segment it gives the whole sequence's features.
-TEST(IncrementalEncodingTransformerLayer, StepByStepAndSegmentsEqualWholeSequence) {
-  for (const char* ffn : {"ffn", "self_iru"}) {
-    SCOPED_TRACE(ffn);
-    torch::manual_seed(13);
-    TransformerEncoderLayerOptions o;
-    o.d_model = 8;
-    o.heads = 2;
-    o.ffn = ffn;
-    o.ffn_hidden = 16;
-    o.causal = true;
-    TransformerEncoderLayer layer(o);
-    layer->to(torch::kDouble);
-    layer->eval();
-    EXPECT_TRUE(layer->causal());
-    torch::NoGradGuard no_grad;
-    torch::manual_seed(14);
-    const torch::Tensor x = torch::randn({L, B, 8}, torch::kDouble);
-    const torch::Tensor whole = layer->forward(x);
-    SequenceState state;
-    std::vector<torch::Tensor> steps;
-    for (int64_t t = 0; t < L; ++t) {
-      SequenceOutput step = layer->forwardSequence(x.slice(0, t, t + 1), {}, state);
-      steps.push_back(step.features);
-      state = step.state;
-    }
-    expectClose(torch::cat(steps), whole, "step by step");
-    // Row 0 has 2 real steps in the first segment of 4.
-    torch::Tensor pad = torch::zeros({4, B}, torch::kBool);
-    pad.slice(0, 2, 4).select(1, 0).fill_(true);
-    const SequenceOutput one = layer->forwardSequence(x.slice(0, 0, 4), pad, {});
-    const SequenceOutput two = layer->forwardSequence(x.slice(0, 4, L), {}, one.state);
-    expectClose(two.features.slice(1, 1, B), whole.slice(0, 4, L).slice(1, 1, B), "rows 1-2");
-    const torch::Tensor row0 = torch::cat({x.index({Slice(0, 2), Slice(0, 1)}),
-                                           x.index({Slice(4, L), Slice(0, 1)})});
-    expectClose(two.features.slice(1, 0, 1), layer->forward(row0).slice(0, 2, 2 + L - 4),
-                "row 0");
-    // Later inputs do not change earlier features.
-    torch::Tensor changed = x.clone();
-    changed.slice(0, 3, L).add_(1.0);
-    EXPECT_TRUE(torch::equal(layer->forward(changed).slice(0, 0, 3), whole.slice(0, 0, 3)));
-  }
-  TransformerEncoderLayer both_ways(TransformerEncoderLayerOptions{8, 2, "ffn", 16, 2, 0.0});
-  EXPECT_FALSE(both_ways->causal());
-  SequenceState some;
-  some.tensors.push_back(torch::zeros({B, 1, 8}));
-  EXPECT_THROW(both_ways->forwardSequence(torch::randn({L, B, 8}), {}, some), c10::Error);
-}
 
 // The encoders that look ahead say so (and really do), and refuse a state where they cannot
 // take one.

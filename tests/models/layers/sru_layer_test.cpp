@@ -198,7 +198,7 @@ TEST(Sru, ParameterNamesMatchTheReference) {
 TEST(Sru, DropoutMaskIsSharedOverTimeAndOnlyOnTheCellBranch) {
   torch::manual_seed(5);
   SruLayerOptions o = layerOptions(32, 32);
-  o.dropout = 0.5;
+  o.rc_dropout = 0.5;
   SruLayer layer(o);
   layer->train();
   Tensor x = torch::randn({10, 4, 32});
@@ -271,7 +271,7 @@ TEST(Sru, SameSeedGivesBitIdenticalOutputsAndGradients) {
     o.hidden_size = 24;
     o.num_layers = 3;
     o.bidirectional = true;
-    o.dropout = 0.3;
+    o.rc_dropout = 0.3;
     o.rnn_dropout = 0.1;
     Sru sru(o);
     sru->train();
@@ -304,8 +304,8 @@ TEST(Sru, BadInputGivesClearErrors) {
       [&] { sru->forward(torch::randn({4, 2, 8}), {}, torch::zeros({4, 3}, torch::kBool)); },
       "mask_pad (nonzero = pad) has shape [4, 3], expected [4, 2]"));
   SruLayerOptions bad = layerOptions(8, 8);
-  bad.dropout = 1.0;
-  EXPECT_TRUE(testing::throwsWith([&] { SruLayer l(bad); }, "dropout must be in [0, 1)"));
+  bad.rc_dropout = 1.0;
+  EXPECT_TRUE(testing::throwsWith([&] { SruLayer l(bad); }, "dropout) must be in [0, 1)"));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Peng et al. (2018), Propositions 11-13: a 2-window QRNN, the n-gram RCNN and the single-layer
-// ISAN (the project's IsanLayer) each compute, per unit, the forward algorithm of a small WFSA
+// ISAN (the tests' IsanLayer) each compute, per unit, the forward algorithm of a small WFSA
 // over the real semiring. We build those WFSAs for concrete inputs (a 3-symbol alphabet with
 // fixed embeddings) from the layers' own parameters and compare the forward-algorithm scores
 // with the layers' outputs in double.
@@ -8,7 +8,7 @@
 
 #include <functional>
 
-#include "models/layers/isan_layer.h"
+#include "tests/support/isan_layer.h"
 #include "models/layers/ngram_rcnn_layer.h"
 #include "models/layers/qrnn_layer.h"
 
@@ -147,7 +147,7 @@ TEST(WfsaEquivalence, NgramRcnnIsProposition12Wfsa) {
 // Proposition 13: 2d states; Q2 = {q_{d+1..2d}} initial with loops 1 and arcs q_{j+d} -> q_j
 // weighted η_j = [b_α]_j; Q1 = {q_1..q_d} with arcs q_i -> q_j weighted [W_α]_{j,i}; G_i has
 // q_i as its only final state.
-// The layer is the project's IsanLayer (models/layers/isan_layer.h), read one string at a time.
+// The layer is the tests' IsanLayer (tests/support/isan_layer.h), read one string at a time.
 TEST(WfsaEquivalence, IsanIsProposition13Wfsa) {
   torch::manual_seed(6);
   const int64_t d = kHidden;

@@ -1,0 +1,184 @@
+#include "tasks/speed/speed_models.h"
+
+#include <torch/torch.h>
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "common/runtime/torch_build.h"
+#include "experiments/training/precision.h"
+#include "kernels/sru_recurrence.h"
+#include "models/registry.h"
+
+namespace recurlab::experiments {
+namespace {
+
+void synchronize(const torch::Device& device) {
+  // Reading one value back waits for the stream; no CUDA headers are needed for it.
+  if (device.is_cuda()) torch::zeros({1}, torch::TensorOptions().device(device)).item<float>();
+}
+
+class EncoderStep : public SpeedStep {
+ public:
+  EncoderStep(std::shared_ptr<models::SequenceEncoder> encoder, torch::Tensor x,
+              torch::Device device)
+      : encoder_(std::move(encoder)), x_(std::move(x)), device_(device) {}
+  void run() override {
+    torch::Tensor y = encoder_->encode(x_, {});
+    if (!grad_.defined() || grad_.sizes() != y.sizes())
+      grad_ = torch::randn(y.sizes(), y.options());
+    y.backward(grad_);
+    synchronize(device_);
+  }
+
+ private:
+  std::shared_ptr<models::SequenceEncoder> encoder_;
+  torch::Tensor x_, grad_;
+  torch::Device device_;
+};
+
+class MatmulFloorStep : public SpeedStep {
+ public:
+  MatmulFloorStep(int64_t L, int64_t d, int64_t B, const torch::TensorOptions& o)
+      : x_(torch::randn({L * B, d}, o).requires_grad_(true)),
+        w_(torch::randn({d, 3 * d}, o).div_(std::sqrt(double(d))).requires_grad_(true)),
+        grad_(torch::randn({L * B, 3 * d}, o)),
+        device_(o.device()) {}
+  void run() override {
+    x_.mm(w_).backward(grad_);  // U = X·W, then dX = dU·Wᵀ and dW = Xᵀ·dU
+    synchronize(device_);
+  }
+
+ private:
+  torch::Tensor x_, w_, grad_;
+  torch::Device device_;
+};
+
+class SruKernelStep : public SpeedStep {
+ public:
+  SruKernelStep(int64_t L, int64_t d, int64_t B, const torch::TensorOptions& o)
+      : u_(torch::randn({L, B, 3 * d}, o)),
+        x_(torch::randn({L, B, d}, o)),
+        wc_(torch::randn({2 * d}, o)),
+        bias_(torch::zeros({2 * d}, o)),
+        grad_h_(torch::randn({L, B, d}, o)),
+        device_(o.device()) {
+    opt_.hidden_size = d;
+    opt_.skip = kernels::SruSkip::ScaledInput;
+    opt_.alpha = std::sqrt(3.0);
+    n_ = static_cast<double>(L * B * d) * static_cast<double>(u_.element_size());
+  }
+  void run() override {
+    auto h = kernels::sruRecurrence(u_.requires_grad_(true), x_.requires_grad_(true), wc_,
+                                    bias_, {}, {}, {}, opt_);
+    h[0].backward(grad_h_);
+    synchronize(device_);
+  }
+  // Forward reads U (3), x and writes h, c: 6 values per (t, b, unit). Backward reads U (3),
+  // x, c, dh and writes dU (3), dx: 10 values. Parameters and per-column sums are negligible.
+  double kernelBytes() const override { return 16.0 * n_; }
+
+ private:
+  torch::Tensor u_, x_, wc_, bias_, grad_h_;
+  torch::Device device_;
+  kernels::SruRecurrenceOptions opt_;
+  double n_ = 0;
+};
+
+// A step run at a precision: autocast, or TF32 allowed, for the step's forward and backward.
+class PrecisionStep : public SpeedStep {
+ public:
+  PrecisionStep(std::unique_ptr<SpeedStep> step, SpeedPrecision precision, torch::Device device)
+      : step_(std::move(step)), precision_(precision), device_(device) {}
+  void run() override {
+    if (precision_ == SpeedPrecision::Tf32) {
+      CudaTf32Scope tf32(true);
+      step_->run();
+      return;
+    }
+    AutocastScope autocast(
+        precision_ == SpeedPrecision::Bf16 ? Precision::Bf16 : Precision::Fp16, device_);
+    step_->run();
+  }
+  double kernelBytes() const override { return step_->kernelBytes(); }
+
+ private:
+  std::unique_ptr<SpeedStep> step_;
+  SpeedPrecision precision_;
+  torch::Device device_;
+};
+
+}  // namespace
+
+SpeedPrecision parseSpeedPrecision(const std::string& text, const std::string& device) {
+  const bool cpu = device == "cpu";
+  if (text == "fp32") return SpeedPrecision::Fp32;
+  if (text == "bf16") return SpeedPrecision::Bf16;
+  if ((text == "tf32" || text == "fp16") && cpu)
+    throw std::invalid_argument("--precision " + text + ": CUDA only (" +
+                                (text == "tf32" ? "TF32 is a tensor-core format"
+                                                : "LibTorch's CPU autocast has no float16") +
+                                "); on the CPU use fp32 or bf16");
+  if (text == "tf32") return SpeedPrecision::Tf32;
+  if (text == "fp16") return SpeedPrecision::Fp16;
+  throw std::invalid_argument("--precision: expected fp32, tf32, bf16 or fp16, got '" + text + "'");
+}
+
+std::vector<SpeedModelSpec> defaultSpeedModels() {
+  return {
+      {"SRU", "sru", R"({"layers": 1})"},
+      {"SRU matmuls alone", "sru_matmul", "{}"},
+      {"SRU kernel alone", "sru_kernel", "{}"},
+      {"LSTM", "lstm", R"({"layers": 1})"},
+      {"QRNN (window 1)", "qrnn", R"({"layers": 1, "window": 1})"},
+      {"QRNN (window 2)", "qrnn", R"({"layers": 1, "window": 2})"},
+      {"RRNN(F)", "rrnn_f", R"({"layers": 1})"},
+      {"RRNN(B)m+", "rrnn_bmp", R"({"layers": 1})"},
+      {"gated conv k=2", "gated_conv", R"({"layers": 1, "width": 2})"},
+      {"gated conv k=3", "gated_conv", R"({"layers": 1, "width": 3})"},
+      {"Self-IRU L=0", "self_iru", R"({"layers": 1, "depth": 0})"},
+      {"Self-IRU L=1", "self_iru", R"({"layers": 1, "depth": 1})"},
+      {"Self-IRU L=2", "self_iru", R"({"layers": 1, "depth": 2})"},
+  };
+}
+
+bool speedModelAvailable(const SpeedModelSpec& spec) {
+  if (spec.encoder == "sru_matmul" || spec.encoder == "sru_kernel") return true;
+  for (const auto& n : models::encoderNames())
+    if (n == spec.encoder) return true;
+  return false;
+}
+
+std::unique_ptr<SpeedStep> makeSpeedStep(const SpeedModelSpec& spec, int64_t length,
+                                         int64_t hidden, int64_t batch,
+                                         const std::string& device, uint64_t seed,
+                                         SpeedPrecision precision) {
+  torch::manual_seed(seed);
+  const torch::Device dev(device);
+  const auto o = torch::TensorOptions().dtype(torch::kFloat).device(dev);
+  const bool reduced = precision == SpeedPrecision::Bf16 || precision == SpeedPrecision::Fp16;
+  if (spec.encoder == "sru_matmul" || spec.encoder == "sru_kernel") {
+    const auto yardstick = reduced ? o.dtype(precision == SpeedPrecision::Bf16 ? torch::kBFloat16
+                                                                               : torch::kHalf)
+                                   : o;
+    std::unique_ptr<SpeedStep> step;
+    if (spec.encoder == "sru_matmul")
+      step = std::make_unique<MatmulFloorStep>(length, hidden, batch, yardstick);
+    else
+      step = std::make_unique<SruKernelStep>(length, hidden, batch, yardstick);
+    if (precision == SpeedPrecision::Fp32) return step;
+    return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
+  }
+  nlohmann::json config = nlohmann::json::parse(spec.config_json);
+  config["hidden"] = hidden;
+  auto encoder = models::makeEncoder(spec.encoder, config, hidden);
+  encoder->to(dev);
+  encoder->train();
+  torch::Tensor x = torch::randn({length, batch, hidden}, o).requires_grad_(true);
+  auto step = std::make_unique<EncoderStep>(std::move(encoder), std::move(x), dev);
+  if (precision == SpeedPrecision::Fp32) return step;
+  return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
+}
+
+}  // namespace recurlab::experiments
