@@ -112,7 +112,8 @@ void setupSection(const RunReader& run, const SpeedRun& speed, Report& report) {
   report.paragraph(
       "Every model ran in the same process, round-robin with a rotating start, warm-up "
       "excluded; times are medians over repetitions with the 10-90% range. Ratios are medians "
-      "of per-repetition ratios. Device: " + run.rootText("device") + ", " +
+      "of per-repetition ratios. Device: " + run.rootText("device") + ", precision " +
+      run.config().value("precision", std::string("fp32")) + ", " +
       run.rootText("threads") + " threads, BLAS core " + run.rootText("blas_core") +
       ", measured GEMM " + formatNumber(std::stod(run.rootText("gemm_gflops").empty()
                                                      ? "0"
