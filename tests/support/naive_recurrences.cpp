@@ -185,4 +185,30 @@ std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,
   return {torch::stack(hs), torch::cat(state, 1)};
 }
 
+std::vector<Tensor> linearRecurrenceReference(const Tensor& a, const Tensor& b,
+                                              const Tensor& h0, const Tensor& mask_pad,
+                                              const LinearRecurrenceOptions& opt) {
+  const int64_t L = a.size(0), B = a.size(1), d = opt.hidden_size, out = opt.outputSize();
+  const Tensor init = h0.defined() ? h0 : torch::zeros({B, out}, a.options());
+  std::vector<Tensor> h_dirs, last_dirs;
+  for (int64_t dir = 0; dir < opt.directions(); ++dir) {
+    const int64_t lo = dir * d, hi = lo + d;
+    Tensor h = init.slice(1, lo, hi);
+    std::vector<Tensor> hs(L);
+    for (int64_t step = 0; step < L; ++step) {
+      const int64_t t = dir == 1 ? L - 1 - step : step;
+      Tensor next = a[t].slice(1, lo, hi) * h + b[t].slice(1, lo, hi);
+      if (mask_pad.defined()) {
+        const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
+        next = torch::where(is_pad, h, next);
+      }
+      h = next;
+      hs[t] = h;
+    }
+    h_dirs.push_back(L > 0 ? torch::stack(hs) : torch::zeros({0, B, d}, a.options()));
+    last_dirs.push_back(h);
+  }
+  return {torch::cat(h_dirs, 2), torch::cat(last_dirs, 1)};
+}
+
 }  // namespace recurlab::kernels

@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "kernels/linear_recurrence.h"
 #include "kernels/ngram_recurrence.h"
 #include "kernels/qrnn_pooling.h"
 #include "kernels/rational_recurrence.h"
@@ -38,5 +39,11 @@ std::vector<at::Tensor> rationalRecurrenceReference(const at::Tensor& u, const a
 std::vector<at::Tensor> ngramRecurrenceReference(const at::Tensor& u, const at::Tensor& c0,
                                                  const at::Tensor& mask_pad,
                                                  const NgramRecurrenceOptions& opt);
+
+// h_t = a_t ⊙ h_{t-1} + b_t, a pad step keeping the state (opt.chunk_length is ignored).
+std::vector<at::Tensor> linearRecurrenceReference(const at::Tensor& a, const at::Tensor& b,
+                                                  const at::Tensor& h0,
+                                                  const at::Tensor& mask_pad,
+                                                  const LinearRecurrenceOptions& opt);
 
 }  // namespace recurlab::kernels

@@ -47,6 +47,14 @@ std::vector<CausalCase> causalCases() {
       {"self_iru_depth0", "self_iru", {{"depth", 0}}},
       {"self_iru_depth2", "self_iru", {{"depth", 2}}},
       {"gated_conv_causal_width2", "gated_conv", {{"causal", true}, {"width", 2}}},
+      {"min_gru", "min_gru", {}},
+      {"min_gru_log_space", "min_gru", {{"log_space", true}}},
+      {"min_lstm", "min_lstm", {}},
+      {"min_lstm_log_space", "min_lstm", {{"log_space", true}}},
+      {"sru_linear", "sru_linear", {}},
+      {"sru_linear_identity", "sru_linear", {{"activation", "identity"}}},
+      {"rg_lru", "rg_lru", {}},
+      {"hgrn", "hgrn", {}},
       {"gated_conv_causal_width3", "gated_conv", {{"causal", true}, {"width", 3}}},
   };
   for (int n = 1; n <= 4; ++n)
@@ -250,6 +258,9 @@ TEST(IncrementalEncodingCoverage, NonCausalEncodersLookAhead) {
       {"lstm", {{"bidirectional", true}}},
       {"cnn", {{"maps", 4}}},
       {"gated_conv", {{"causal", false}}},
+      {"min_gru", {{"bidirectional", true}}},
+      {"min_lstm", {{"bidirectional", true}}},
+      {"sru_linear", {{"bidirectional", true}}},
   };
   for (const auto& [name, config] : ahead) {
     SCOPED_TRACE(name + " " + config.dump());
