@@ -211,4 +211,27 @@ std::vector<Tensor> linearRecurrenceReference(const Tensor& a, const Tensor& b,
   return {torch::cat(h_dirs, 2), torch::cat(last_dirs, 1)};
 }
 
+std::vector<Tensor> gatedLinearAttentionReference(const Tensor& q, const Tensor& k,
+                                                  const Tensor& v, const Tensor& log_alpha,
+                                                  const Tensor& s0, const Tensor& mask_pad) {
+  const int64_t L = q.size(0), B = q.size(1), H = q.size(2), dk = q.size(3), dv = v.size(3);
+  Tensor S = s0.defined() ? s0 : torch::zeros({B, H, dk, dv}, q.options());
+  const std::vector<Tensor> qs = stepsOf(q), ks = stepsOf(k), vs = stepsOf(v),
+                            gs = stepsOf(log_alpha);
+  std::vector<Tensor> os;
+  for (int64_t t = 0; t < L; ++t) {
+    // (B, H, d_k, 1) ⊙ (B, H, d_k, d_v) + outer(k_t, v_t)
+    Tensor next = torch::exp(gs[t]).unsqueeze(3) * S + ks[t].unsqueeze(3) * vs[t].unsqueeze(2);
+    Tensor o = (qs[t].unsqueeze(3) * next).sum(2);  // Σ_k q_tk S_t[k, :]
+    if (mask_pad.defined()) {
+      const Tensor is_pad = mask_pad[t].to(torch::kBool);
+      next = torch::where(is_pad.view({B, 1, 1, 1}), S, next);
+      o = torch::where(is_pad.view({B, 1, 1}), torch::zeros_like(o), o);
+    }
+    S = next;
+    os.push_back(o);
+  }
+  return {L > 0 ? torch::stack(os) : torch::zeros({0, B, H, dv}, q.options()), S};
+}
+
 }  // namespace recurlab::kernels
