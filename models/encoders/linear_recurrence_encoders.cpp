@@ -1,11 +1,13 @@
-// Adds the elementwise linear recurrences, all run by kernels/linear_recurrence.h
-// (docs/linear-recurrences.md): "min_gru", "min_lstm", "sru_linear", "rg_lru", "hgrn".
+// Adds the linear recurrences (docs/linear-recurrences.md): the elementwise ones, all run by
+// kernels/linear_recurrence.h, "min_gru", "min_lstm", "sru_linear", "rg_lru", "hgrn"; and the
+// matrix-state one, "gla" (kernels/gated_linear_attention.h).
 #include <torch/torch.h>
 
 #include "common/json_options.h"
 #include "models/encoders/builtin_encoders.h"
 #include "models/encoders/hgrn_encoder.h"
 #include "models/encoders/recurrent_stack.h"
+#include "models/layers/gla_layer.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
 #include "models/layers/rg_lru_layer.h"
@@ -100,6 +102,26 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
         j.finish();
         return std::make_shared<HgrnEncoder>(o);
+      });
+  add("gla",
+      "gated linear attention stack (Yang et al. 2024), a d_k x d_v state per head with a "
+      "data-dependent diagonal gate, chunkwise parallel, causal; keys: layers, hidden, heads "
+      "(default 4), expand_k (key width / hidden, 0.5), expand_v (value width / hidden, 1), "
+      "gate_rank (the gate's low rank, 16), gate_normalizer (tau in alpha = sigmoid^(1/tau), 16), "
+      "chunk (steps per chunk, 64; 0: step by step), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'gla'");
+        const RecurrentStackOptions s = stackOptions(j);
+        GlaLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.heads = j.getInt("heads", 4, 1, 1024);
+        o.expand_k = j.getDouble("expand_k", 0.5, 0.0, 64.0);
+        o.expand_v = j.getDouble("expand_v", 1.0, 0.0, 64.0);
+        o.gate_rank = j.getInt("gate_rank", 16, 1, 1 << 16);
+        o.gate_normalizer = j.getDouble("gate_normalizer", 16.0, 1e-3, 1e6);
+        o.chunk_length = j.getInt("chunk", kernels::kGlaDefaultChunkLength, 0, 1 << 20);
+        j.finish();
+        return stackOf<GlaLayerImpl>(input_size, s, o);
       });
 }
 

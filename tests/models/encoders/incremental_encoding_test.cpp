@@ -55,6 +55,10 @@ std::vector<CausalCase> causalCases() {
       {"sru_linear_identity", "sru_linear", {{"activation", "identity"}}},
       {"rg_lru", "rg_lru", {}},
       {"hgrn", "hgrn", {}},
+      {"gla_step_by_step", "gla", {{"heads", 1}, {"chunk", 0}}},
+      {"gla_chunk3", "gla", {{"heads", 1}, {"chunk", 3}}},
+      {"gla_one_chunk", "gla", {{"heads", 1}}},
+      {"gla_two_heads", "gla", {{"heads", 2}, {"expand_k", 0.8}, {"expand_v", 0.8}, {"chunk", 4}}},
       {"gated_conv_causal_width3", "gated_conv", {{"causal", true}, {"width", 3}}},
   };
   for (int n = 1; n <= 4; ++n)

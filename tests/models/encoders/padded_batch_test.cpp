@@ -58,6 +58,12 @@ std::vector<PaddedCase> paddedCases() {
                    "sru_linear", {{"bidirectional", bidirectional}}});
   out.push_back({"rg_lru", "rg_lru", nlohmann::json::object()});
   out.push_back({"hgrn", "hgrn", nlohmann::json::object()});
+  // Gated linear attention (kernels/gated_linear_attention.h): step by step, chunks of 2 and 3
+  // steps (3 does not divide L), one chunk longer than L; two heads of width 2.
+  for (int chunk : {0, 2, 3, 64})
+    out.push_back({"gla_chunk" + std::to_string(chunk), "gla", {{"heads", 1}, {"chunk", chunk}}});
+  out.push_back({"gla_two_heads", "gla",
+                 {{"heads", 2}, {"expand_k", 4.0 / 3}, {"expand_v", 4.0 / 3}, {"chunk", 3}}});
   // The convolutions, too: a window that reaches past a sequence's end sees zeros either way.
   out.push_back({"cnn", "cnn", {{"maps", 3}}});
   for (bool causal : {false, true})
