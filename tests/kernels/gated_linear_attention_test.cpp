@@ -232,8 +232,9 @@ TEST(GatedLinearAttention, PaddedBatchEqualsEachSequenceAlone) {
                                               alone[0], 1e-12, 1e-12, label + " o"));
       EXPECT_TRUE(recurlab::testing::allClose(batch[1].slice(0, b, b + 1), alone[1], 1e-12,
                                               1e-12, label + " last state"));
-      if (n < L)
+      if (n < L) {
         EXPECT_EQ(batch[0].slice(0, n, L).select(1, b).abs().max().item<double>(), 0.0) << label;
+      }
     }
   }
 }
