@@ -18,6 +18,14 @@ std::optional<at::ScalarType> autocastComputeType(const at::Tensor& u,
   return at::kFloat;
 }
 
+std::optional<at::ScalarType> upcastComputeType(const at::Tensor& u,
+                                                std::initializer_list<at::Tensor> others) {
+  if (const auto type = autocastComputeType(u, others)) return type;
+  const bool reduced = u.scalar_type() == at::kHalf || u.scalar_type() == at::kBFloat16;
+  if (u.is_cpu() && reduced) return at::kFloat;
+  return std::nullopt;
+}
+
 at::Tensor castFloating(const at::Tensor& t, at::ScalarType type) {
   return t.defined() && t.is_floating_point() ? t.to(type) : t;
 }

@@ -22,6 +22,12 @@ namespace recurlab::kernels::detail {
 std::optional<at::ScalarType> autocastComputeType(const at::Tensor& u,
                                                   std::initializer_list<at::Tensor> others);
 
+// autocastComputeType's answer, or, without autocast, float32 for a float16/bfloat16 U on the
+// CPU: an op whose CPU loops take float32/float64 only and that accepts reduced-precision CPU
+// inputs (kernels/linear_recurrence.h) up-casts them at its entry the same way.
+std::optional<at::ScalarType> upcastComputeType(const at::Tensor& u,
+                                                std::initializer_list<at::Tensor> others);
+
 // `t` in `type` when it is a defined floating tensor, else `t` itself.
 at::Tensor castFloating(const at::Tensor& t, at::ScalarType type);
 

@@ -185,4 +185,53 @@ std::vector<Tensor> ngramRecurrenceReference(const Tensor& u, const Tensor& c0,
   return {torch::stack(hs), torch::cat(state, 1)};
 }
 
+std::vector<Tensor> linearRecurrenceReference(const Tensor& a, const Tensor& b,
+                                              const Tensor& h0, const Tensor& mask_pad,
+                                              const LinearRecurrenceOptions& opt) {
+  const int64_t L = a.size(0), B = a.size(1), d = opt.hidden_size, out = opt.outputSize();
+  const Tensor init = h0.defined() ? h0 : torch::zeros({B, out}, a.options());
+  std::vector<Tensor> h_dirs, last_dirs;
+  for (int64_t dir = 0; dir < opt.directions(); ++dir) {
+    const int64_t lo = dir * d, hi = lo + d;
+    Tensor h = init.slice(1, lo, hi);
+    std::vector<Tensor> hs(L);
+    for (int64_t step = 0; step < L; ++step) {
+      const int64_t t = dir == 1 ? L - 1 - step : step;
+      Tensor next = a[t].slice(1, lo, hi) * h + b[t].slice(1, lo, hi);
+      if (mask_pad.defined()) {
+        const Tensor is_pad = mask_pad[t].to(torch::kBool).unsqueeze(1).expand({B, d});
+        next = torch::where(is_pad, h, next);
+      }
+      h = next;
+      hs[t] = h;
+    }
+    h_dirs.push_back(L > 0 ? torch::stack(hs) : torch::zeros({0, B, d}, a.options()));
+    last_dirs.push_back(h);
+  }
+  return {torch::cat(h_dirs, 2), torch::cat(last_dirs, 1)};
+}
+
+std::vector<Tensor> gatedLinearAttentionReference(const Tensor& q, const Tensor& k,
+                                                  const Tensor& v, const Tensor& log_alpha,
+                                                  const Tensor& s0, const Tensor& mask_pad) {
+  const int64_t L = q.size(0), B = q.size(1), H = q.size(2), dk = q.size(3), dv = v.size(3);
+  Tensor S = s0.defined() ? s0 : torch::zeros({B, H, dk, dv}, q.options());
+  const std::vector<Tensor> qs = stepsOf(q), ks = stepsOf(k), vs = stepsOf(v),
+                            gs = stepsOf(log_alpha);
+  std::vector<Tensor> os;
+  for (int64_t t = 0; t < L; ++t) {
+    // (B, H, d_k, 1) ⊙ (B, H, d_k, d_v) + outer(k_t, v_t)
+    Tensor next = torch::exp(gs[t]).unsqueeze(3) * S + ks[t].unsqueeze(3) * vs[t].unsqueeze(2);
+    Tensor o = (qs[t].unsqueeze(3) * next).sum(2);  // Σ_k q_tk S_t[k, :]
+    if (mask_pad.defined()) {
+      const Tensor is_pad = mask_pad[t].to(torch::kBool);
+      next = torch::where(is_pad.view({B, 1, 1, 1}), S, next);
+      o = torch::where(is_pad.view({B, 1, 1}), torch::zeros_like(o), o);
+    }
+    S = next;
+    os.push_back(o);
+  }
+  return {L > 0 ? torch::stack(os) : torch::zeros({0, B, H, dv}, q.options()), S};
+}
+
 }  // namespace recurlab::kernels

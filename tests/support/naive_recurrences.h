@@ -11,6 +11,8 @@
 
 #include <vector>
 
+#include "kernels/gated_linear_attention.h"
+#include "kernels/linear_recurrence.h"
 #include "kernels/ngram_recurrence.h"
 #include "kernels/qrnn_pooling.h"
 #include "kernels/rational_recurrence.h"
@@ -38,5 +40,20 @@ std::vector<at::Tensor> rationalRecurrenceReference(const at::Tensor& u, const a
 std::vector<at::Tensor> ngramRecurrenceReference(const at::Tensor& u, const at::Tensor& c0,
                                                  const at::Tensor& mask_pad,
                                                  const NgramRecurrenceOptions& opt);
+
+// h_t = a_t ⊙ h_{t-1} + b_t, a pad step keeping the state (opt.chunk_length is ignored).
+std::vector<at::Tensor> linearRecurrenceReference(const at::Tensor& a, const at::Tensor& b,
+                                                  const at::Tensor& h0,
+                                                  const at::Tensor& mask_pad,
+                                                  const LinearRecurrenceOptions& opt);
+
+// Gated linear attention (kernels/gated_linear_attention.h) step by step, each step as the
+// paper writes it (Yang et al. 2024, §4.1): S_t = Diag(α_t) S_{t-1} + k_t^T v_t, o_t = q_t S_t,
+// α_t = exp(log_alpha_t); at a pad step S is kept and o is zero. Returns {o, last state}.
+std::vector<at::Tensor> gatedLinearAttentionReference(const at::Tensor& q, const at::Tensor& k,
+                                                      const at::Tensor& v,
+                                                      const at::Tensor& log_alpha,
+                                                      const at::Tensor& s0,
+                                                      const at::Tensor& mask_pad);
 
 }  // namespace recurlab::kernels

@@ -16,10 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/linear_recurrence.h"
 #include "kernels/ngram_recurrence.h"
 #include "kernels/qrnn_pooling.h"
 #include "kernels/rational_recurrence.h"
 #include "kernels/sru_recurrence.h"
+#include "kernels/cuda/linear_recurrence_launch.h"
 #include "kernels/cuda/ngram_recurrence_launch.h"
 #include "kernels/cuda/qrnn_pooling_launch.h"
 #include "kernels/cuda/rational_recurrence_launch.h"
@@ -38,6 +40,7 @@ using recurlab::testing::forwardRounding;
 using recurlab::testing::fromPerStepTerms;
 using recurlab::testing::gradientRounding;
 using recurlab::testing::KernelRun;
+using recurlab::testing::largestMagnitude;
 using recurlab::testing::ParameterGradient;
 using recurlab::testing::perStepCopies;
 using recurlab::testing::RoundingModel;
@@ -444,6 +447,86 @@ TEST(EmulatedCudaKernelsTest, NgramRecurrenceMatchesReferences) {
           expectMatch(gu, gwant.grad_u, exact.grads[0], dtype, grad, grads_out, label + " grad u");
           expectMatch(gc0, gwant.grad_c0, exact.grads[1], dtype, grad, grads_out,
                       label + " grad c0");
+        }
+      }
+    }
+  }
+}
+
+// Both paths of the CUDA linear recurrence (the sequential walk, the chunked scan with chunks of
+// 1, 4 and more than L steps): double against the CPU kernel's walk, the narrower types against
+// the naive reference within their rounding bounds.
+TEST(EmulatedCudaKernelsTest, LinearRecurrenceMatchesReferencesOnBothPaths) {
+  uint64_t seed = 50;
+  for (const Size& z : kSizes) {
+    for (bool bidir : {false, true}) {
+      for (int flags = 0; flags < 4; ++flags) {
+        for (int64_t chunk : {int64_t{0}, int64_t{1}, int64_t{4}, int64_t{20}}) {
+          for (torch::Dtype dtype : kDtypes) {
+            torch::manual_seed(seed++);
+            const int64_t L = z.L, B = z.B, d = z.d;
+            const torch::Dtype f64 = torch::kDouble;
+            const LinearRecurrenceOptions opt{d, bidir, kSequentialWalk};
+            const int64_t out = opt.outputSize();
+            const Tensor a = torch::sigmoid(torch::randn({L, B, out}) + 1).to(dtype);
+            const Tensor b = torch::randn({L, B, out}).to(dtype);
+            const Tensor h0 = flags & 1 ? torch::randn({B, out}).to(dtype) : Tensor();
+            const Tensor pad = flags & 2 ? recurlab::testing::randomPadMask(L, B) : Tensor();
+            const Tensor gh = torch::randn({L, B, out}).to(dtype);
+            const Tensor glh = torch::randn({B, out}).to(dtype);
+            const std::string label = "linear recurrence " + sizeText(z) +
+                                      (bidir ? " bidir" : "") + " flags " +
+                                      std::to_string(flags) + " chunk " +
+                                      std::to_string(chunk) + " " + c10::toString(dtype);
+
+            const auto want = linearRecurrenceForward(as(a, f64), as(b, f64), as(h0, f64), pad, opt);
+            const auto gwant = linearRecurrenceBackward(as(gh, f64), as(glh, f64), as(a, f64),
+                                                        as(h0, f64), want.h, pad, opt);
+            const KernelRun exact = exactRun(
+                [&](const std::vector<Tensor>& in) {
+                  return linearRecurrenceReference(in[0], in[1], in[2], in[3], opt);
+                },
+                {a, b, orZeros(h0, B, out, dtype), pad}, {true, true, true, false}, {gh, glh});
+
+            kc::LinearRecurrenceCudaForwardArgs fa;
+            fa.geometry = {L, B, d, bidir, chunk};
+            fa.scalar = scalarOf(dtype);
+            const Tensor h = torch::empty({L, B, out}, dtype);
+            const Tensor last_h = torch::empty({B, out}, dtype);
+            const Tensor workspace =
+                torch::full({fa.geometry.workspaceElements()}, NAN, accumulatorOf(dtype));
+            fa.a = ptr(a), fa.b = ptr(b), fa.h0 = ptr(h0), fa.mask_pad = bytes(pad);
+            fa.h = h.data_ptr(), fa.last_h = last_h.data_ptr(), fa.workspace = workspace.data_ptr();
+            kc::launchLinearRecurrenceForward(fa, nullptr);
+            const std::vector<Tensor> ins = {a, b, h0}, grads_out = {gh, glh};
+            const RoundingModel fwd = forwardRounding(dtype, L);
+            expectMatch(h, want.h, exact.outputs[0], dtype, fwd, ins, label + " h");
+            expectMatch(last_h, want.last_h, exact.outputs[1], dtype, fwd, ins, label + " last_h");
+
+            kc::LinearRecurrenceCudaBackwardArgs ba;
+            ba.geometry = fa.geometry;
+            ba.scalar = fa.scalar;
+            ba.a = fa.a, ba.h0 = fa.h0, ba.mask_pad = fa.mask_pad;
+            ba.h = h.data_ptr(), ba.grad_h = ptr(gh), ba.grad_last_h = ptr(glh);
+            const Tensor ga = torch::full_like(a, 7.0), gb = torch::full_like(a, 7.0);
+            const Tensor gh0 = torch::empty({B, out}, dtype);
+            ba.grad_a = ga.data_ptr(), ba.grad_b = gb.data_ptr(), ba.grad_h0 = gh0.data_ptr();
+            ba.workspace = workspace.data_ptr();
+            kc::launchLinearRecurrenceBackward(ba, nullptr);
+            // grad a_t = g_t·h_{t-1}, g_t = grad b_t: a product of the backward's and the
+            // forward's values, bounded by the product of their magnitudes.
+            const RoundingModel grad = gradientRounding(dtype, L);
+            const Tensor product_scale =
+                largestMagnitude({exact.grads[1], gh, glh}) *
+                largestMagnitude({exact.outputs[0], h0, b});
+            expectMatch(ga, gwant.grad_a, exact.grads[0], dtype,
+                        {{grad, torch::maximum(product_scale, largestMagnitude({exact.grads[0]}))}},
+                        label + " grad a");
+            expectMatch(gb, gwant.grad_b, exact.grads[1], dtype, grad, grads_out,
+                        label + " grad b");
+            expectMatch(gh0, gwant.grad_h0, exact.grads[2], dtype, grad, grads_out,
+                        label + " grad h0");
+          }
         }
       }
     }

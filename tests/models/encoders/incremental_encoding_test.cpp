@@ -46,6 +46,18 @@ std::vector<CausalCase> causalCases() {
       {"self_iru_depth0", "self_iru", {{"depth", 0}}},
       {"self_iru_depth2", "self_iru", {{"depth", 2}}},
       {"gated_conv_causal_width2", "gated_conv", {{"causal", true}, {"width", 2}}},
+      {"min_gru", "min_gru", {}},
+      {"min_gru_log_space", "min_gru", {{"log_space", true}}},
+      {"min_lstm", "min_lstm", {}},
+      {"min_lstm_log_space", "min_lstm", {{"log_space", true}}},
+      {"sru_linear", "sru_linear", {}},
+      {"sru_linear_identity", "sru_linear", {{"activation", "identity"}}},
+      {"rg_lru", "rg_lru", {}},
+      {"hgrn", "hgrn", {}},
+      {"gla_step_by_step", "gla", {{"heads", 1}, {"chunk", 0}}},
+      {"gla_chunk3", "gla", {{"heads", 1}, {"chunk", 3}}},
+      {"gla_one_chunk", "gla", {{"heads", 1}}},
+      {"gla_two_heads", "gla", {{"heads", 2}, {"expand_k", 0.8}, {"expand_v", 0.8}, {"chunk", 4}}},
       {"gated_conv_causal_width3", "gated_conv", {{"causal", true}, {"width", 3}}},
   };
   for (int n = 1; n <= 4; ++n)
@@ -198,6 +210,9 @@ TEST(IncrementalEncodingCoverage, NonCausalEncodersLookAhead) {
       {"lstm", {{"bidirectional", true}}},
       {"cnn", {{"maps", 4}}},
       {"gated_conv", {{"causal", false}}},
+      {"min_gru", {{"bidirectional", true}}},
+      {"min_lstm", {{"bidirectional", true}}},
+      {"sru_linear", {{"bidirectional", true}}},
   };
   for (const auto& [name, config] : ahead) {
     SCOPED_TRACE(name + " " + config.dump());

@@ -46,6 +46,24 @@ std::vector<PaddedCase> paddedCases() {
   out.push_back({"lstm", "lstm", {}});
   out.push_back({"lstm_bidirectional", "lstm", {{"bidirectional", true}}});
   out.push_back({"sru_bidirectional", "sru", {{"bidirectional", true}}});
+  // The linear recurrences (kernels/linear_recurrence.h): pad steps are the identity.
+  for (const char* name : {"min_gru", "min_lstm"})
+    for (bool bidirectional : {false, true})
+      for (bool log_space : {false, true})
+        out.push_back({std::string(name) + (bidirectional ? "_bidirectional" : "") +
+                           (log_space ? "_log_space" : ""),
+                       name, {{"bidirectional", bidirectional}, {"log_space", log_space}}});
+  for (bool bidirectional : {false, true})
+    out.push_back({std::string("sru_linear") + (bidirectional ? "_bidirectional" : ""),
+                   "sru_linear", {{"bidirectional", bidirectional}}});
+  out.push_back({"rg_lru", "rg_lru", nlohmann::json::object()});
+  out.push_back({"hgrn", "hgrn", nlohmann::json::object()});
+  // Gated linear attention (kernels/gated_linear_attention.h): step by step, chunks of 2 and 3
+  // steps (3 does not divide L), one chunk longer than L; two heads of width 2.
+  for (int chunk : {0, 2, 3, 64})
+    out.push_back({"gla_chunk" + std::to_string(chunk), "gla", {{"heads", 1}, {"chunk", chunk}}});
+  out.push_back({"gla_two_heads", "gla",
+                 {{"heads", 2}, {"expand_k", 4.0 / 3}, {"expand_v", 4.0 / 3}, {"chunk", 3}}});
   // The convolutions, too: a window that reaches past a sequence's end sees zeros either way.
   out.push_back({"cnn", "cnn", {{"maps", 3}}});
   for (bool causal : {false, true})

@@ -1,0 +1,128 @@
+// Adds the linear recurrences (docs/linear-recurrences.md): the elementwise ones, all run by
+// kernels/linear_recurrence.h, "min_gru", "min_lstm", "sru_linear", "rg_lru", "hgrn"; and the
+// matrix-state one, "gla" (kernels/gated_linear_attention.h).
+#include <torch/torch.h>
+
+#include "common/json_options.h"
+#include "models/encoders/builtin_encoders.h"
+#include "models/encoders/hgrn_encoder.h"
+#include "models/encoders/recurrent_stack.h"
+#include "models/layers/gla_layer.h"
+#include "models/layers/min_gru_layer.h"
+#include "models/layers/min_lstm_layer.h"
+#include "models/layers/rg_lru_layer.h"
+#include "models/layers/sru_linear_layer.h"
+
+namespace recurlab::models {
+namespace {
+
+// The keys every stack of these layers reads: layers, dropout, rnn_dropout.
+RecurrentStackOptions stackOptions(JsonOptions& j) {
+  RecurrentStackOptions s;
+  s.num_layers = j.getInt("layers", 2, 1, 64);
+  s.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
+  s.rnn_dropout = j.getDouble("rnn_dropout", 0.0, 0.0, 0.99);
+  return s;
+}
+
+template <typename Layer, typename Options>
+std::shared_ptr<SequenceEncoder> stackOf(int64_t input_size, const RecurrentStackOptions& s,
+                                         Options o) {
+  return std::make_shared<RecurrentStackEncoder>(
+      input_size, s, [=](int64_t, int64_t in) -> std::shared_ptr<StackableLayer> {
+        Options layer = o;
+        layer.input_size = in;
+        return std::make_shared<Layer>(layer);
+      });
+}
+
+}  // namespace
+
+void addLinearRecurrenceEncoders(const EncoderSink& add) {
+  add("min_gru",
+      "minGRU stack (Feng et al. 2024), gates from the input alone; keys: layers, hidden, "
+      "bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'min_gru'");
+        const RecurrentStackOptions s = stackOptions(j);
+        MinGruLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.bidirectional = j.getBool("bidirectional", false);
+        o.log_space = j.getBool("log_space", false);
+        j.finish();
+        return stackOf<MinGruLayerImpl>(input_size, s, o);
+      });
+  add("min_lstm",
+      "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; keys: layers, "
+      "hidden, bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'min_lstm'");
+        const RecurrentStackOptions s = stackOptions(j);
+        MinLstmLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.bidirectional = j.getBool("bidirectional", false);
+        o.log_space = j.getBool("log_space", false);
+        j.finish();
+        return stackOf<MinLstmLayerImpl>(input_size, s, o);
+      });
+  add("sru_linear",
+      "the first SRU (Lei et al. 2017, arXiv:1709.02755v1), no c_{t-1} in its gates: linear; "
+      "keys: layers, hidden, bidirectional, activation ('tanh'|'identity'), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'sru_linear'");
+        const RecurrentStackOptions s = stackOptions(j);
+        SruLinearLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.bidirectional = j.getBool("bidirectional", false);
+        o.tanh_activation = j.getString("activation", "tanh", {"tanh", "identity"}) == "tanh";
+        j.finish();
+        return stackOf<SruLinearLayerImpl>(input_size, s, o);
+      });
+  add("rg_lru",
+      "RG-LRU stack (De et al. 2024, Griffin/Hawk), causal; keys: layers, hidden, decay_scale "
+      "(c in a^(c·r), default 8), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'rg_lru'");
+        const RecurrentStackOptions s = stackOptions(j);
+        RgLruLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.decay_scale = j.getDouble("decay_scale", 8.0, 0.01, 1000.0);
+        j.finish();
+        return stackOf<RgLruLayerImpl>(input_size, s, o);
+      });
+  add("hgrn",
+      "HGRN stack (Qin et al. 2023), forget gates with learned lower bounds rising with depth, "
+      "real-valued, causal; keys: layers, hidden, dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'hgrn'");
+        HgrnEncoderOptions o;
+        o.input_size = input_size;
+        o.num_layers = j.getInt("layers", 2, 1, 64);
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
+        j.finish();
+        return std::make_shared<HgrnEncoder>(o);
+      });
+  add("gla",
+      "gated linear attention stack (Yang et al. 2024), a d_k x d_v state per head with a "
+      "data-dependent diagonal gate, chunkwise parallel, causal; keys: layers, hidden, heads "
+      "(default 4), expand_k (key width / hidden, 0.5), expand_v (value width / hidden, 1), "
+      "gate_rank (the gate's low rank, 16), gate_normalizer (tau in alpha = sigmoid^(1/tau), 16), "
+      "chunk (steps per chunk, 64; 0: step by step), dropout, rnn_dropout",
+      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+        JsonOptions j(config, "model 'gla'");
+        const RecurrentStackOptions s = stackOptions(j);
+        GlaLayerOptions o;
+        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+        o.heads = j.getInt("heads", 4, 1, 1024);
+        o.expand_k = j.getDouble("expand_k", 0.5, 0.0, 64.0);
+        o.expand_v = j.getDouble("expand_v", 1.0, 0.0, 64.0);
+        o.gate_rank = j.getInt("gate_rank", 16, 1, 1 << 16);
+        o.gate_normalizer = j.getDouble("gate_normalizer", 16.0, 1e-3, 1e6);
+        o.chunk_length = j.getInt("chunk", kernels::kGlaDefaultChunkLength, 0, 1 << 20);
+        j.finish();
+        return stackOf<GlaLayerImpl>(input_size, s, o);
+      });
+}
+
+}  // namespace recurlab::models

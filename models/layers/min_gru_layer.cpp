@@ -1,0 +1,55 @@
+#include "models/layers/min_gru_layer.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+#include "kernels/linear_recurrence.h"
+#include "models/layers/min_rnn_log_space.h"
+
+namespace recurlab::models {
+
+MinGruLayerImpl::MinGruLayerImpl(MinGruLayerOptions options) : options_(options) {
+  TORCH_CHECK(options_.input_size > 0, "MinGruLayer: input_size must be positive, got ",
+              options_.input_size);
+  TORCH_CHECK(options_.hidden_size > 0, "MinGruLayer: hidden_size must be positive, got ",
+              options_.hidden_size);
+  const int64_t out = options_.outputSize();
+  weight = register_parameter("weight", torch::empty({options_.input_size, 2 * out}));
+  bias = register_parameter("bias", torch::empty({2 * out}));
+  reset_parameters();
+}
+
+void MinGruLayerImpl::reset_parameters() {
+  torch::NoGradGuard no_grad;
+  const double a = std::sqrt(3.0 / static_cast<double>(options_.input_size));  // variance 1/fan_in
+  weight.uniform_(-a, a);
+  bias.zero_();
+}
+
+SequenceOutput MinGruLayerImpl::forwardSequence(const torch::Tensor& input,
+                                                const torch::Tensor& mask_pad,
+                                                const SequenceState& state) {
+  const auto& o = options_;
+  TORCH_CHECK(input.dim() == 3 && input.size(2) == o.input_size,
+              "MinGruLayer: input must be (length, batch, ", o.input_size, "), got ",
+              input.sizes());
+  const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();
+  const torch::Tensor u =
+      torch::addmm(bias, input.reshape({L * B, o.input_size}), weight).view({L, B, 2 * out});
+  const torch::Tensor k = u.slice(2, 0, out), candidate = u.slice(2, out, 2 * out);
+  torch::Tensor a, b;
+  if (o.log_space) {
+    namespace F = torch::nn::functional;
+    a = torch::exp(-F::softplus(k));
+    b = torch::exp(-F::softplus(-k) + logPositiveCandidate(candidate));
+  } else {
+    a = torch::sigmoid(-k);  // 1 - z, without the cancellation of 1 - σ(k)
+    b = torch::sigmoid(k) * candidate;
+  }
+  const auto res = kernels::linearRecurrence(a, b, state.tensor(0, "MinGruLayer"), mask_pad,
+                                             {o.hidden_size, o.bidirectional});
+  return {res[0], SequenceState{{res[1]}, {}}};
+}
+
+}  // namespace recurlab::models

@@ -1,0 +1,63 @@
+#include "models/layers/rg_lru_layer.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+#include "kernels/linear_recurrence.h"
+
+namespace recurlab::models {
+
+RgLruLayerImpl::RgLruLayerImpl(RgLruLayerOptions options) : options_(options) {
+  const auto& o = options_;
+  TORCH_CHECK(o.input_size > 0, "RgLruLayer: input_size must be positive, got ", o.input_size);
+  TORCH_CHECK(o.hidden_size > 0, "RgLruLayer: hidden_size must be positive, got ",
+              o.hidden_size);
+  TORCH_CHECK(o.decay_scale > 0, "RgLruLayer: decay_scale must be positive, got ",
+              o.decay_scale);
+  const int64_t d = o.hidden_size;
+  weight_in = register_parameter("weight_in", torch::empty({o.input_size, d}));
+  bias_in = register_parameter("bias_in", torch::empty({d}));
+  weight_gates = register_parameter("weight_gates", torch::empty({d, 2 * d}));
+  bias_gates = register_parameter("bias_gates", torch::empty({2 * d}));
+  decay_logit = register_parameter("decay_logit", torch::empty({d}));
+  reset_parameters();
+}
+
+void RgLruLayerImpl::reset_parameters() {
+  torch::NoGradGuard no_grad;
+  const double a_in = std::sqrt(3.0 / static_cast<double>(options_.input_size));
+  const double a_gates = std::sqrt(3.0 / static_cast<double>(options_.hidden_size));
+  weight_in.uniform_(-a_in, a_in);
+  weight_gates.uniform_(-a_gates, a_gates);
+  bias_in.zero_();
+  bias_gates.zero_();
+  // a^c ~ U[0.9, 0.999] (De et al. 2024, §2.4): a = u^{1/c}, Λ = logit(a).
+  const torch::Tensor a = torch::empty_like(decay_logit).uniform_(0.9, 0.999).pow(
+      1.0 / options_.decay_scale);
+  decay_logit.copy_(torch::log(a) - torch::log1p(-a));
+}
+
+SequenceOutput RgLruLayerImpl::forwardSequence(const torch::Tensor& input,
+                                               const torch::Tensor& mask_pad,
+                                               const SequenceState& state) {
+  namespace F = torch::nn::functional;
+  const auto& o = options_;
+  TORCH_CHECK(input.dim() == 3 && input.size(2) == o.input_size,
+              "RgLruLayer: input must be (length, batch, ", o.input_size, "), got ",
+              input.sizes());
+  const int64_t L = input.size(0), B = input.size(1), d = o.hidden_size;
+  const torch::Tensor x = torch::addmm(bias_in, input.reshape({L * B, o.input_size}), weight_in);
+  const torch::Tensor gates = torch::addmm(bias_gates, x, weight_gates).view({L, B, 2 * d});
+  const torch::Tensor r = torch::sigmoid(gates.slice(2, 0, d));
+  const torch::Tensor i = torch::sigmoid(gates.slice(2, d, 2 * d));
+  // log a_t = c·r_t·log σ(Λ) = -c·r_t·softplus(-Λ).
+  const torch::Tensor log_a = -o.decay_scale * r * F::softplus(-decay_logit);
+  const torch::Tensor a = torch::exp(log_a);
+  const torch::Tensor input_scale = torch::sqrt(torch::clamp_min(-torch::expm1(2 * log_a), 1e-12));
+  const auto res = kernels::linearRecurrence(a, input_scale * (i * x.view({L, B, d})),
+                                             state.tensor(0, "RgLruLayer"), mask_pad, {d, false});
+  return {res[0], SequenceState{{res[1]}, {}}};
+}
+
+}  // namespace recurlab::models

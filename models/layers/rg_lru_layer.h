@@ -1,0 +1,47 @@
+#pragma once
+// One Real-Gated Linear Recurrent Unit layer (De et al. 2024, "Griffin: Mixing Gated Linear
+// Recurrences with Local Attention for Efficient Language Models", §2.4), on the input mapped
+// to the recurrence's width, x̃_t = W_in x_t + b_in:
+//   r_t = σ(W_a x̃_t + b_a),  i_t = σ(W_x x̃_t + b_x),  a_t = a^{c·r_t},  a = σ(Λ)
+//   h_t = a_t ⊙ h_{t-1} + sqrt(1 - a_t²) ⊙ (i_t ⊙ x̃_t)
+// run by kernels/linear_recurrence.h. As the paper, log a_t = -c·r_t·softplus(-Λ) is computed
+// in log space, c = 8 by default, and Λ starts with a^c uniform in [0.9, 0.999]; 1 - a_t² is
+// -expm1(2·log a_t), bounded below by 1e-12 so that its square root's derivative stays finite
+// where a_t rounds to 1 (Griffin bounds that derivative too). Causal (unidirectional, as the
+// paper). W_a, W_x are dense here (block-diagonal per head in Griffin), and the temporal
+// convolution and GeLU-gated branch of Griffin's recurrent block are not part of the layer.
+// State: [last h (B, d)].
+//   weight_in (input, d), bias_in (d), weight_gates (d, 2·d) = [W_a | W_x], bias_gates (2·d),
+//   decay_logit (d) = Λ
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+
+#include "models/layers/stackable_layer.h"
+
+namespace recurlab::models {
+
+struct RgLruLayerOptions {
+  int64_t input_size = 0;
+  int64_t hidden_size = 0;
+  double decay_scale = 8.0;  // c
+};
+
+class RgLruLayerImpl : public StackableLayer {
+ public:
+  explicit RgLruLayerImpl(RgLruLayerOptions options);
+  void reset_parameters();
+
+  SequenceOutput forwardSequence(const torch::Tensor& input, const torch::Tensor& mask_pad,
+                                 const SequenceState& state) override;
+  int64_t outputSize() const override { return options_.hidden_size; }
+  bool causal() const override { return true; }
+  const RgLruLayerOptions& options() const { return options_; }
+
+  torch::Tensor weight_in, bias_in, weight_gates, bias_gates, decay_logit;
+
+ private:
+  RgLruLayerOptions options_;
+};
+TORCH_MODULE(RgLruLayer);
+
+}  // namespace recurlab::models

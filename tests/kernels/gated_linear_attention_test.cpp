@@ -1,0 +1,335 @@
+// Gated linear attention (kernels/gated_linear_attention.h) against its naive step-by-step
+// reference (tests/support/naive_recurrences.h): in double, outputs and every gradient (autograd
+// on the naive form) for the step-by-step form and every chunk length; by finite differences;
+// in float, element by element within bounds derived from the unit roundoff; a padded batch
+// equal to each sequence alone; the step function and segments equal to the whole sequence.
+//
+// The float bound (tests/support/rounding_bound.h). Every output and gradient is a sum of terms,
+// each a product of entries of q, k, v (or s0, or the upstream gradients) and a decay factor
+// e^{Σ g} over a range of steps; |float - exact| <= γ_n · M, M the same output or gradient of
+// the reference run in double on |q|, |k|, |v|, |s0|, the same gates and |upstream gradients|
+// (the sum of the terms' absolute values; the gates are positive). Each term's roundings, in
+// units of u:
+//   - its decay factor. Step by step: one exp and one multiply per step, <= 2·L. Chunked: the
+//     exponent is a difference of two cumulative sums of <= C terms of one sign (g <= 0), each
+//     within γ_C·Λ of exact, Λ the largest |Σ g| over the sequence, so e^{exponent} is within a
+//     relative (2·C + 1)·Λ·u (+ the exp's and the subtraction's roundings); across chunks the
+//     chunk decays e^{G_C} multiply, their exponents' errors summing to <= C·Λ·u: in all
+//     <= (3·C + 2)·⌈Λ⌉ + 3·L + 3;
+//   - the products of its factors and the scalings by decay factors: <= 6;
+//   - its sums: over d_k (the scores, q·S), over a chunk's <= C + 15 steps (scores · V and
+//     K^T V, chunks padded to the secondary chunks' 16) and over the chunks' carries: <= d_k +
+//     2·L + 16.
+// So n = (3·C + 2)·⌈Λ⌉ + 5·L + d_k + 25 for the outputs, with C = L for the step-by-step form
+// (its 2·L is below that). A gradient runs the same products and sums transposed through
+// autograd, and multiplies by the upstream gradient: 2·n + 1.
+#include "kernels/gated_linear_attention.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tests/kernels/cuda/cuda_test_support.h"
+#include "tests/support/naive_recurrences.h"
+#include "tests/support/recurrence_check.h"
+#include "tests/support/rounding_bound.h"
+
+namespace recurlab::kernels {
+namespace {
+
+using recurlab::testing::ErrorSource;
+using recurlab::testing::KernelRun;
+using recurlab::testing::RoundingModel;
+using recurlab::testing::runKernel;
+using torch::Tensor;
+
+const torch::Device kCpu(torch::kCPU);
+
+struct Case {
+  int64_t L, B, H, dk, dv;
+  bool s0, pad;
+
+  std::string name() const {
+    return "L=" + std::to_string(L) + " B=" + std::to_string(B) + " H=" + std::to_string(H) +
+           " dk=" + std::to_string(dk) + " dv=" + std::to_string(dv) + (s0 ? " s0" : "") +
+           (pad ? " pad" : "");
+  }
+};
+
+// Inputs [q, k, v, log_alpha, s0, mask_pad] and output gradients [do, dlast_state] in double,
+// holding float values (float and double runs see the same numbers). log α = log σ(x), x with
+// mean 1 and deviation 2: most gates near 1, some below 0.01.
+struct Data {
+  std::vector<Tensor> inputs, grad_outputs;
+};
+
+Data makeData(const Case& c, uint64_t seed) {
+  torch::manual_seed(seed);
+  const auto f32 = torch::TensorOptions().dtype(torch::kFloat);
+  const auto f64 = [](const Tensor& t) { return t.to(torch::kDouble); };
+  Data data;
+  const std::vector<int64_t> keys = {c.L, c.B, c.H, c.dk}, values = {c.L, c.B, c.H, c.dv};
+  data.inputs = {f64(torch::randn(keys, f32)), f64(torch::randn(keys, f32)),
+                 f64(torch::randn(values, f32)),
+                 f64(torch::log_sigmoid(torch::randn(keys, f32) * 2 + 1)),
+                 c.s0 ? f64(torch::randn({c.B, c.H, c.dk, c.dv}, f32)) : Tensor(),
+                 c.pad ? recurlab::testing::randomPadMask(c.L, c.B) : Tensor()};
+  data.grad_outputs = {f64(torch::randn(values, f32)),
+                       f64(torch::randn({c.B, c.H, c.dk, c.dv}, f32))};
+  return data;
+}
+
+const std::vector<bool> kDifferentiable = {true, true, true, true, true, false};
+
+KernelRun runOp(const Data& data, torch::Dtype dtype, int64_t chunk_length) {
+  return runKernel(
+      [&](const std::vector<Tensor>& in) {
+        return gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], {chunk_length});
+      },
+      data.inputs, kDifferentiable, data.grad_outputs, kCpu, dtype);
+}
+
+KernelRun runReference(const Data& data) {
+  return runKernel(
+      [&](const std::vector<Tensor>& in) {
+        return gatedLinearAttentionReference(in[0], in[1], in[2], in[3], in[4], in[5]);
+      },
+      data.inputs, kDifferentiable, data.grad_outputs, kCpu, torch::kDouble);
+}
+
+// M for every output and gradient: the reference on absolute values (the gates unchanged).
+KernelRun runMagnitudes(const Data& data) {
+  Data abs = data;
+  for (size_t i : {0, 1, 2, 4})
+    if (abs.inputs[i].defined()) abs.inputs[i] = abs.inputs[i].abs();
+  for (auto& t : abs.grad_outputs) t = t.abs();
+  return runReference(abs);
+}
+
+// The bound's n (the header): Λ the largest cumulative log decay of any row and head.
+int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length) {
+  const int64_t C = chunk_length == kGlaStepByStep ? c.L : std::min(chunk_length, c.L);
+  Tensor g = data.inputs[3];
+  if (data.inputs[5].defined())
+    g = g.masked_fill(data.inputs[5].to(torch::kBool).view({c.L, c.B, 1, 1}), 0);
+  const double lambda = g.neg().sum(0).max().item<double>();
+  return (3 * C + 2) * static_cast<int64_t>(std::ceil(lambda)) + 5 * c.L + c.dk + 25;
+}
+
+// Every output and gradient of `got` within `results`·γ·M of `exact` (2 for two results each
+// within the bound of the exact one).
+void expectWithinBounds(const KernelRun& got, const KernelRun& exact, const KernelRun& magnitude,
+                        int64_t roundings, const std::string& label, int results = 1) {
+  const RoundingModel forward{torch::kFloat, roundings};
+  const RoundingModel backward{torch::kFloat, 2 * roundings + 1};
+  const auto bound = [&](const RoundingModel& m, const Tensor& mag) {
+    return std::vector<ErrorSource>(results, {m, mag});
+  };
+  const char* outputs[] = {"o", "last state"};
+  const char* inputs[] = {"q", "k", "v", "log_alpha", "s0", "mask_pad"};
+  for (size_t i = 0; i < exact.outputs.size(); ++i)
+    EXPECT_TRUE(testing::withinRoundingBound(got.outputs[i], exact.outputs[i],
+                                             bound(forward, magnitude.outputs[i]),
+                                             label + " " + outputs[i]));
+  for (size_t i = 0; i < exact.grads.size(); ++i) {
+    if (!exact.grads[i].defined()) continue;
+    EXPECT_TRUE(testing::withinRoundingBound(got.grads[i], exact.grads[i],
+                                             bound(backward, magnitude.grads[i]),
+                                             label + " grad " + inputs[i]));
+  }
+}
+
+std::vector<Case> everyOption(int64_t L, int64_t B, int64_t H, int64_t dk, int64_t dv) {
+  std::vector<Case> cases;
+  for (int flags = 0; flags < 4; ++flags)
+    cases.push_back({L, B, H, dk, dv, (flags & 1) != 0, (flags & 2) != 0});
+  return cases;
+}
+
+// For L = 37: step by step; chunks of 1, 2, 3 steps; 10 and 20 (not divisors of L; 20 runs
+// secondary chunks of 16 and pads the second); L (the whole sequence as one chunk, three
+// secondary chunks); 64 (one chunk longer than the sequence).
+std::vector<int64_t> chunkLengths(int64_t L) { return {kGlaStepByStep, 1, 2, 3, 10, 20, L, 64}; }
+
+TEST(GatedLinearAttention, MatchesTheStepByStepReferenceInDoubleForEveryChunkLength) {
+  uint64_t seed = 1;
+  for (const Case& c : everyOption(37, 3, 2, 5, 3)) {
+    const Data data = makeData(c, seed++);
+    const KernelRun want = runReference(data);
+    for (int64_t chunk : chunkLengths(c.L))
+      recurlab::testing::expectRunsClose(runOp(data, torch::kDouble, chunk), want, 1e-11,
+                                         c.name() + " chunk " + std::to_string(chunk));
+  }
+}
+
+TEST(GatedLinearAttention, GradientsMatchFiniteDifferences) {
+  for (int64_t chunk : {kGlaStepByStep, int64_t{2}, int64_t{5}}) {
+    torch::manual_seed(3);
+    const int64_t L = 7, B = 2, H = 2, dk = 3, dv = 2;
+    const auto o = torch::TensorOptions().dtype(torch::kDouble);
+    std::vector<Tensor> in{torch::randn({L, B, H, dk}, o).set_requires_grad(true),
+                           torch::randn({L, B, H, dk}, o).set_requires_grad(true),
+                           torch::randn({L, B, H, dv}, o).set_requires_grad(true),
+                           torch::log_sigmoid(torch::randn({L, B, H, dk}, o) + 1)
+                               .detach()
+                               .set_requires_grad(true),
+                           torch::randn({B, H, dk, dv}, o).set_requires_grad(true),
+                           recurlab::testing::randomPadMask(L, B)};
+    // Central differences in double: truncation ~eps², rounding ~1e-16/eps.
+    testing::expectGradientsMatchFiniteDifferences(
+        [&](const std::vector<Tensor>& x) {
+          return gatedLinearAttention(x[0], x[1], x[2], x[3], x[4], x[5], {chunk});
+        },
+        in, 12, 1e-6, 1e-7);
+  }
+}
+
+TEST(GatedLinearAttention, FloatIsWithinRoundingBoundsOfTheDoubleReference) {
+  uint64_t seed = 100;
+  for (const Case& c : everyOption(37, 3, 2, 8, 5)) {
+    const Data data = makeData(c, seed++);
+    const KernelRun exact = runReference(data), magnitude = runMagnitudes(data);
+    const KernelRun steps = runOp(data, torch::kFloat, kGlaStepByStep);
+    const int64_t step_roundings = outputRoundings(c, data, kGlaStepByStep);
+    expectWithinBounds(steps, exact, magnitude, step_roundings, c.name() + " step by step");
+    for (int64_t chunk : chunkLengths(c.L)) {
+      if (chunk == kGlaStepByStep) continue;
+      const std::string label = c.name() + " chunk " + std::to_string(chunk);
+      const int64_t n = outputRoundings(c, data, chunk);
+      const KernelRun chunked = runOp(data, torch::kFloat, chunk);
+      expectWithinBounds(chunked, exact, magnitude, n, label);
+      // Chunked against step by step: each within its bound of the exact values (the larger
+      // of the two counts taken twice).
+      expectWithinBounds(chunked, steps, magnitude, std::max(n, step_roundings),
+                         label + " vs step by step", 2);
+    }
+  }
+}
+
+// A batch of right-padded sequences equals each sequence run alone (its real steps only): the
+// outputs at real steps, zeros at pad steps, and the state after the last real step.
+TEST(GatedLinearAttention, PaddedBatchEqualsEachSequenceAlone) {
+  const int64_t L = 13, B = 4, H = 2, dk = 3, dv = 4;
+  const std::vector<int64_t> lengths = {13, 9, 1, 6};
+  Data data = makeData({L, B, H, dk, dv, true, false}, 21);
+  Tensor pad = torch::zeros({L, B}, torch::kBool);
+  for (int64_t b = 0; b < B; ++b) pad.slice(0, lengths[b], L).select(1, b).fill_(true);
+  const auto& in = data.inputs;
+  for (int64_t chunk : {kGlaStepByStep, int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, L}) {
+    const std::vector<Tensor> batch =
+        gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], pad, {chunk});
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t n = lengths[b];
+      const auto row = [&](const Tensor& t) { return t.slice(0, 0, n).slice(1, b, b + 1); };
+      const std::vector<Tensor> alone = gatedLinearAttention(
+          row(in[0]), row(in[1]), row(in[2]), row(in[3]), in[4].slice(0, b, b + 1), {}, {chunk});
+      const std::string label = "chunk " + std::to_string(chunk) + " row " + std::to_string(b);
+      EXPECT_TRUE(recurlab::testing::allClose(batch[0].slice(0, 0, n).slice(1, b, b + 1),
+                                              alone[0], 1e-12, 1e-12, label + " o"));
+      EXPECT_TRUE(recurlab::testing::allClose(batch[1].slice(0, b, b + 1), alone[1], 1e-12,
+                                              1e-12, label + " last state"));
+      if (n < L) {
+        EXPECT_EQ(batch[0].slice(0, n, L).select(1, b).abs().max().item<double>(), 0.0) << label;
+      }
+    }
+  }
+}
+
+// Incremental decoding: the step function applied step after step, and the sequence cut into
+// segments carrying the state, equal the whole sequence's outputs and last state.
+TEST(GatedLinearAttention, IncrementalEqualsWholeSequence) {
+  const Case c{19, 3, 2, 4, 3, true, true};
+  const Data data = makeData(c, 31);
+  const auto& in = data.inputs;
+  for (int64_t chunk : {kGlaStepByStep, int64_t{4}, c.L}) {
+    const std::string label = "chunk " + std::to_string(chunk);
+    const std::vector<Tensor> whole =
+        gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], {chunk});
+    Tensor state = in[4];
+    for (int64_t t = 0; t < c.L; ++t) {
+      const std::vector<Tensor> step =
+          gatedLinearAttentionStep(in[0][t], in[1][t], in[2][t], in[3][t], state, in[5][t]);
+      EXPECT_TRUE(recurlab::testing::allClose(step[0], whole[0][t], 1e-12, 1e-12,
+                                              label + " step " + std::to_string(t)));
+      state = step[1];
+    }
+    EXPECT_TRUE(recurlab::testing::allClose(state, whole[1], 1e-12, 1e-12, label + " state"));
+    for (int64_t cut : {int64_t{1}, int64_t{7}, c.L - 1}) {
+      const auto part = [&](const Tensor& t, int64_t lo, int64_t hi) { return t.slice(0, lo, hi); };
+      const std::vector<Tensor> first =
+          gatedLinearAttention(part(in[0], 0, cut), part(in[1], 0, cut), part(in[2], 0, cut),
+                               part(in[3], 0, cut), in[4], part(in[5], 0, cut), {chunk});
+      const std::vector<Tensor> second = gatedLinearAttention(
+          part(in[0], cut, c.L), part(in[1], cut, c.L), part(in[2], cut, c.L),
+          part(in[3], cut, c.L), first[1], part(in[5], cut, c.L), {chunk});
+      const std::string at = label + " cut at " + std::to_string(cut);
+      EXPECT_TRUE(recurlab::testing::allClose(torch::cat({first[0], second[0]}), whole[0], 1e-12,
+                                              1e-12, at + " o"));
+      EXPECT_TRUE(recurlab::testing::allClose(second[1], whole[1], 1e-12, 1e-12, at + " state"));
+    }
+  }
+}
+
+// bfloat16 inputs are computed in float and cast back: the float op's results, rounded.
+TEST(GatedLinearAttention, BFloat16InputsComputeInFloat) {
+  Data data = makeData({9, 2, 2, 3, 3, true, true}, 41);
+  recurlab::testing::roundFloatingThrough(data.inputs, torch::kBFloat16);
+  recurlab::testing::roundFloatingThrough(data.grad_outputs, torch::kBFloat16);
+  const KernelRun bf16 = runOp(data, torch::kBFloat16, 4);
+  const KernelRun f32 = runOp(data, torch::kFloat, 4);
+  const auto rounded = [](const Tensor& t) {
+    return t.defined() ? t.to(torch::kBFloat16).to(torch::kDouble) : t;
+  };
+  for (size_t i = 0; i < f32.outputs.size(); ++i)
+    EXPECT_TRUE(torch::equal(bf16.outputs[i], rounded(f32.outputs[i]))) << "output " << i;
+}
+
+TEST(GatedLinearAttention, EmptySequenceKeepsTheState) {
+  const Data data = makeData({0, 2, 1, 3, 2, true, false}, 43);
+  const auto& in = data.inputs;
+  const std::vector<Tensor> res =
+      gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], {}, {kGlaDefaultChunkLength});
+  EXPECT_EQ(res[0].sizes(), c10::IntArrayRef({0, 2, 1, 2}));
+  EXPECT_TRUE(torch::equal(res[1], in[4]));
+}
+
+TEST(GatedLinearAttention, ChecksItsInputsAndNamesWhatIsWrong) {
+  const Data data = makeData({5, 2, 2, 4, 3, true, true}, 47);
+  const auto& in = data.inputs;
+  const auto message = [&](const std::function<void()>& call) {
+    try {
+      call();
+    } catch (const c10::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const auto run = [&](const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g,
+                       const Tensor& s0, const Tensor& pad, int64_t chunk) {
+    return [=] { gatedLinearAttention(q, k, v, g, s0, pad, {chunk}); };
+  };
+  EXPECT_NE(message(run(in[0], in[1].slice(3, 0, 3), in[2], in[3], in[4], in[5], 4))
+                .find("k has shape"),
+            std::string::npos);
+  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4].slice(3, 0, 2), in[5], 4))
+                .find("s0 has shape"),
+            std::string::npos);
+  EXPECT_NE(message(run(in[0], in[1], in[2].slice(1, 0, 1), in[3], in[4], in[5], 4))
+                .find("v has shape"),
+            std::string::npos);
+  EXPECT_NE(message(run(in[0], in[1], in[2], in[3].to(torch::kFloat), in[4], in[5], 4))
+                .find("log_alpha has dtype"),
+            std::string::npos);
+  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4], in[5].slice(0, 0, 2), 4))
+                .find("mask_pad has shape"),
+            std::string::npos);
+  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4], in[5], -1)).find("chunk_length"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace recurlab::kernels
