@@ -60,12 +60,16 @@ std::string shapeName(const Key& k) {
 }
 
 // Sweep panels: models grouped by family so that no panel holds more than a handful of lines.
-constexpr int kFamilies = 3;
+constexpr int kFamilies = 4;
 const char* const kFamilyNames[kFamilies] = {"SRU, its parts and the LSTM",
                                              "QRNN and rational recurrences",
-                                             "gated convolutions, Self-IRU and others"};
+                                             "gated convolutions, Self-IRU and others",
+                                             "linear recurrences (2023-2025) and their op"};
 
 int modelFamily(const std::string& encoder) {
+  for (const char* linear : {"sru_linear", "min_gru", "min_lstm", "rg_lru", "hgrn", "gla",
+                             "linear_recurrence_kernel"})
+    if (encoder == linear) return 3;
   if (encoder.rfind("sru", 0) == 0 || encoder == "lstm") return 0;
   if (encoder == "qrnn" || encoder.rfind("rrnn", 0) == 0 || encoder == "ngram") return 1;
   return 2;
@@ -101,8 +105,19 @@ struct SpeedRun {
   double copy_gbs = 0;
   bool on_gpu = false;
   Timings timings;
-  int sru = -1, lstm = -1, floor = -1, kernel = -1;  // model indices (-1: not timed)
+  int sru = -1, lstm = -1, floor = -1;  // model indices (-1: not timed)
 };
+
+// The rows that time an elementwise kernel alone (their bandwidth is reported), with the name
+// of their summary keys: the SRU's and the linear recurrences' op.
+std::vector<std::pair<int, std::string>> kernelRows(const SpeedRun& speed) {
+  std::vector<std::pair<int, std::string>> rows;
+  for (const char* name : {"sru_kernel", "linear_recurrence_kernel"}) {
+    const int m = findModel(speed.encoders, name);
+    if (m >= 0) rows.emplace_back(m, name);
+  }
+  return rows;
+}
 
 // How the timings were taken, and what was not timed.
 void setupSection(const RunReader& run, const SpeedRun& speed, Report& report) {
@@ -140,7 +155,6 @@ void mainSizesSection(const SpeedRun& speed, Report& report) {
   const int sru = speed.sru;
   const int lstm = speed.lstm;
   const int floor = speed.floor;
-  const int kernel = speed.kernel;
   nlohmann::json summary_shapes = nlohmann::json::array();
   for (const auto& [key, by_model] : tm.seconds) {
     if (std::get<0>(key) != 0) continue;
@@ -185,13 +199,13 @@ void mainSizesSection(const SpeedRun& speed, Report& report) {
       else
         lines.push_back("SRU layer / its matmuls alone = " + formatNumber(r, 3));
     }
-    if (kernel >= 0 && by_model.count(kernel)) {
-      const double t_med = median(values(by_model.at(kernel)));
-      const double gbs = tm.kernel_bytes[key][kernel] / t_med / 1e9;
-      shape_summary["sru_kernel_gbs"] = gbs;
-      shape_summary["sru_kernel_fraction_of_copy"] = gbs / copy_gbs;
-      lines.push_back("SRU elementwise kernel alone (forward + backward): " +
-                      formatNumber(gbs, 3) + " GB/s = " + formatNumber(100 * gbs / copy_gbs, 3) +
+    for (const auto& [m, name] : kernelRows(speed)) {
+      if (!by_model.count(m)) continue;
+      const double gbs = tm.kernel_bytes[key][m] / median(values(by_model.at(m))) / 1e9;
+      shape_summary[name + "_gbs"] = gbs;
+      shape_summary[name + "_fraction_of_copy"] = gbs / copy_gbs;
+      lines.push_back(labels[m] + " (forward + backward): " + formatNumber(gbs, 3) + " GB/s = " +
+                      formatNumber(100 * gbs / copy_gbs, 3) +
                       "% of the measured copy bandwidth" +
                       (on_gpu ? std::string(" (target ≥ 70%: ") +
                                     (gbs / copy_gbs >= 0.7 ? "met" : "missed") + ")"
@@ -209,7 +223,7 @@ void sweepSection(const SpeedRun& speed, Report& report) {
   const auto& encoders = speed.encoders;
   auto tm = speed.timings;
   const int sru = speed.sru;
-  // Sweeps: how cost grows with sequence length and with batch size. Thirteen lines on one panel
+  // Sweeps: how cost grows with sequence length and with batch size. Twenty lines on one panel
   // cannot be read: one panel per family of models, each beside the SRU.
   for (int s : {1, 2}) {
     std::string fixed_part;
@@ -295,7 +309,6 @@ void buildSpeedReport(const RunReader& run, Report& report) {
   speed.sru = findModel(speed.encoders, "sru");
   speed.lstm = findModel(speed.encoders, "lstm");
   speed.floor = findModel(speed.encoders, "sru_matmul");
-  speed.kernel = findModel(speed.encoders, "sru_kernel");
   setupSection(run, speed, report);
   mainSizesSection(speed, report);
   sweepSection(speed, report);

@@ -190,10 +190,11 @@ int64_t probeWidth(const nlohmann::json& unit, const experiments::LanguageModelO
   return widest + 1;
 }
 
-LmSetup lmSetup(const nlohmann::json& config) {
+// `unit`: the config's SRU ("sru_proj"), or another encoder sized to the same budget.
+LmSetup lmSetup(const nlohmann::json& config, const nlohmann::json& unit) {
   LmSetup s;
   const auto& lm = config.at("lm");
-  s.unit = config.at("models").at("sru_proj");
+  s.unit = unit;
   s.options.vocab_size = kPtbCharVocabulary;
   s.options.embed_dim = lm.at("embed_dim").get<int64_t>();
   s.options.embed_dropout = lm.value("embed_dropout", 0.0);
@@ -219,7 +220,14 @@ int64_t lstmWidthFor(int64_t parameters, int64_t V, int64_t E) {
   return static_cast<int64_t>(std::llround((-b + std::sqrt(b * b - 4 * a * c)) / (2 * a)));
 }
 
-BenchCase lmCase(const LmSetup& s, bool against_lstm) {
+// minGRU (Feng et al. 2024) in its log-space form, three layers, against the paper's own way of
+// running it in plain PyTorch: the log-space parallel scan (cumsum and logcumsumexp).
+const nlohmann::json kMinGruUnit = {{"encoder", "min_gru"},
+                                    {"config", {{"layers", 3}, {"log_space", true}}}};
+
+enum class LmBaseline { Lstm, PlainSru, PlainMinGru };
+
+BenchCase lmCase(const LmSetup& s, LmBaseline baseline) {
   auto lm = experiments::buildLanguageModel(s.unit, s.options, s.width);
   lm->train();
   const torch::Tensor inputs = torch::randint(0, kPtbCharVocabulary, {s.bptt, s.batch}, torch::kLong);
@@ -236,13 +244,20 @@ BenchCase lmCase(const LmSetup& s, bool against_lstm) {
              {"batch", s.batch},            {"bptt", s.bptt},
              {"dropout", s.options.output_dropout}};
   c.pytorch_case = "lm_train";
-  if (against_lstm) {
+  if (baseline == LmBaseline::Lstm) {
     c.name = "lm_sru_vs_lstm";
     c.title = "PTB char LM: SRU vs LSTM, equal parameters";
     c.baseline = "nn.LSTM";
     c.shape["encoder"] = "lstm";
     c.shape["layers"] = 1;
     c.shape["hidden"] = lstmWidthFor(c.parameters, kPtbCharVocabulary, s.options.embed_dim);
+  } else if (baseline == LmBaseline::PlainMinGru) {
+    c.name = "lm_min_gru";
+    c.title = "PTB char LM: minGRU vs plain-PyTorch minGRU, log-space scan";
+    c.baseline = "minGRU in plain PyTorch (log-space parallel scan)";
+    c.shape["encoder"] = "min_gru";
+    c.shape["layers"] = s.unit.at("config").at("layers");
+    c.shape["hidden"] = s.width;
   } else {
     c.name = "lm_sru";
     c.title = "PTB char LM: SRU vs plain-PyTorch SRU";
@@ -396,7 +411,8 @@ BenchCase qaCase(const nlohmann::json& config, std::mt19937_64& rng) {
 }  // namespace
 
 std::vector<std::string> benchCaseNames() {
-  return {"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "cls_sru", "qa_reader"};
+  return {"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "lm_min_gru", "cls_sru",
+          "qa_reader"};
 }
 
 std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
@@ -418,11 +434,13 @@ std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
   const auto mt = readConfig(source_dir, "configs/mt/multi30k.json");
   if (wanted("mt_train")) cases.push_back(mtTrainCase(mt, rng));
   if (wanted("mt_beam")) cases.push_back(mtBeamCase(mt, rng));
+  const auto lm = readConfig(source_dir, "configs/lm/ptb-char.json");
   if (wanted("lm_sru_vs_lstm") || wanted("lm_sru")) {
-    const auto setup = lmSetup(readConfig(source_dir, "configs/lm/ptb-char.json"));
-    if (wanted("lm_sru_vs_lstm")) cases.push_back(lmCase(setup, true));
-    if (wanted("lm_sru")) cases.push_back(lmCase(setup, false));
+    const auto setup = lmSetup(lm, lm.at("models").at("sru_proj"));
+    if (wanted("lm_sru_vs_lstm")) cases.push_back(lmCase(setup, LmBaseline::Lstm));
+    if (wanted("lm_sru")) cases.push_back(lmCase(setup, LmBaseline::PlainSru));
   }
+  if (wanted("lm_min_gru")) cases.push_back(lmCase(lmSetup(lm, kMinGruUnit), LmBaseline::PlainMinGru));
   if (wanted("cls_sru"))
     cases.push_back(classificationCase(readConfig(source_dir, "configs/classification/quick.json")));
   if (wanted("qa_reader")) cases.push_back(qaCase(readConfig(source_dir, "configs/qa/squad.json"), rng));

@@ -201,7 +201,40 @@ class PlainSru(nn.Module):
         return x
 
 
+class PlainMinGru(nn.Module):
+    """minGRU layers (Feng et al. 2024, section 3 and the log-space form of its appendix) in plain
+    PyTorch, all steps at once: k and the candidate from one matmul, then
+    log h_t = A_t + log sum_{i<=t} exp(log z_i + log g(candidate_i) - A_i), A the cumulative sum
+    of log(1 - z) (cumsum and logcumsumexp over time)."""
+
+    def __init__(self, input_size, hidden, layers):
+        super().__init__()
+        self.weights = nn.ParameterList()
+        self.biases = nn.ParameterList()
+        for i in range(layers):
+            d_in = input_size if i == 0 else hidden
+            self.weights.append(nn.Parameter(torch.randn(d_in, 2 * hidden) / math.sqrt(d_in)))
+            self.biases.append(nn.Parameter(torch.zeros(2 * hidden)))
+        self.hidden = hidden
+
+    @staticmethod
+    def log_g(x):
+        return torch.where(x >= 0, torch.log(F.relu(x) + 0.5), -F.softplus(-x))
+
+    def forward(self, x):
+        for weight, bias in zip(self.weights, self.biases):
+            k, candidate = torch.addmm(bias, x.flatten(0, 1), weight).view(
+                x.shape[0], x.shape[1], 2, self.hidden).unbind(2)
+            log_a = -F.softplus(k)
+            log_b = -F.softplus(-k) + self.log_g(candidate)
+            a_star = torch.cumsum(log_a, dim=0)
+            x = torch.exp(a_star + torch.logcumsumexp(log_b - a_star, dim=0))
+        return x
+
+
 def encoder_of(s, input_size):
+    if s["encoder"] == "min_gru":
+        return PlainMinGru(input_size, s["hidden"], s["layers"])
     if s["encoder"] == "lstm":
         return nn.LSTM(input_size, s["hidden"], s["layers"], bidirectional=s.get("bidirectional", False))
     return PlainSru(input_size, s["hidden"], s["layers"], s.get("projection", 0))

@@ -4,12 +4,13 @@
 # session goes on where it stopped when the same command runs again.
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
-#   RUN: mt | lm-char | lm-word | classification | qa | all
+#   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
 #    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
 #    reference-trec-seeds.json, reference-trec-pooling.json and reference-max-pooling.json;
-#    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models)
+#    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
+#    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -32,18 +33,18 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    mt|lm-char|lm-word|classification|qa) runs+=("$1"); shift ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    mt|lm-char|lm-char-linear|lm-word|classification|qa) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-word classification qa); shift ;;
-    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-word classification qa all)" >&2
+    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa all)" >&2
        exit 2 ;;
   esac
 done
-[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-word classification qa all" >&2; exit 2; }
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa all" >&2; exit 2; }
 
 for run in "${runs[@]}"; do
   default_jobs=2
-  case "$run" in lm-char|lm-word) default_jobs=3 ;; esac
+  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
@@ -51,6 +52,8 @@ for run in "${runs[@]}"; do
         # Two more epochs of the three kept models at a tenth of the learning rate.
         "$build/recurlab_lm" --config configs/lm/ptb-char-cpu-continued.json "${common[@]}" \
           --out "$root/lm/ptb-char-continued" ;;
+    lm-char-linear) "$build/recurlab_lm" --config configs/lm/ptb-char-linear-cpu.json "${common[@]}" \
+          --out "$root/lm/ptb-char-linear" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"

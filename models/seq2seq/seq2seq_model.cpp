@@ -39,6 +39,29 @@ TransformerSeq2SeqOptions readTransformerOptions(JsonOptions& j) {
   return o;
 }
 
+// The block R of transformer_recurrent: registry encoder `name` with its own keys `config`, one
+// layer unless `config` says otherwise, its width ffn_hidden; a decoder's must be causal.
+FeedForwardRecurrenceFactory recurrenceFactory(const std::string& name, nlohmann::json config) {
+  const std::string who = "model 'transformer_recurrent': key 'recurrence_config'";
+  if (!config.is_object()) throw std::invalid_argument(who + " must be an object");
+  for (const char* key : {"hidden", "bidirectional"})
+    if (config.contains(key))
+      throw std::invalid_argument(who + " sets '" + key + "'; ffn_hidden sets the width and " +
+                                  "encoder_bidirectional the direction of the encoder's blocks");
+  if (!config.contains("layers")) config["layers"] = 1;
+  return [name, config](int64_t input_size, int64_t hidden, bool bidirectional) {
+    nlohmann::json c = config;
+    c["hidden"] = hidden;
+    if (bidirectional) c["bidirectional"] = true;
+    std::shared_ptr<SequenceEncoder> r = makeEncoder(name, c, input_size);
+    if (!bidirectional && !r->causal())
+      throw std::invalid_argument("model 'transformer_recurrent': key 'recurrence' names '" + name +
+                                  "' with a configuration that looks ahead; a decoder's block "
+                                  "must be causal");
+    return r;
+  };
+}
+
 std::shared_ptr<Seq2SeqModel> makeTransformer(const std::string& name,
                                               const nlohmann::json& config,
                                               int64_t vocabulary_size,
@@ -55,6 +78,12 @@ std::shared_ptr<Seq2SeqModel> makeTransformer(const std::string& name,
     f.d_ff = j.getInt("ffn_hidden", 1024, 1, 1 << 20);
     f.sru_dropout = j.getDouble("sru_dropout", o.dropout, 0.0, 0.99);
     o.encoder_bidirectional = j.getBool("encoder_bidirectional", false);
+  } else if (name == "transformer_recurrent") {
+    f.kind = "recurrence";
+    f.d_ff = j.getInt("ffn_hidden", 1024, 1, 1 << 20);
+    o.encoder_bidirectional = j.getBool("encoder_bidirectional", false);
+    f.make_recurrence = recurrenceFactory(j.getString("recurrence", "min_gru", encoderNames()),
+                                          j.getJson("recurrence_config", nlohmann::json::object()));
   } else {
     f.kind = "self_iru";
     f.self_iru_depth = j.getInt("self_iru_depth", 2, 0, 8);
@@ -126,6 +155,13 @@ const std::vector<Seq2SeqEntry>& seq2seqEntries() {
        "B.3); keys: those of transformer but activation_dropout, and sru_dropout, "
        "encoder_bidirectional",
        transformer("transformer_sru")},
+      {"transformer_recurrent",
+       "the Transformer with a registry encoder R in place of each feed-forward block's first "
+       "linear map and activation, fc2(R(x)), as transformer_sru does with the SRU (e.g. "
+       "+minGRU, +HGRN); keys: those of transformer but activation_dropout, and recurrence (R's "
+       "registry name, default min_gru), recurrence_config (R's own keys but hidden and "
+       "bidirectional; layers 1 unless set), encoder_bidirectional",
+       transformer("transformer_recurrent")},
       {"transformer_self_iru",
        "the Transformer with Self-IRU blocks (Zhang et al. 2021, App. A.1); keys: those of "
        "transformer but ffn_hidden and activation_dropout, and self_iru_depth",

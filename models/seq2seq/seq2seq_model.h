@@ -82,7 +82,7 @@ struct Seq2SeqEntry {
 };
 
 // The translation models, in the order --help lists them: "transformer", "transformer_sru",
-// "transformer_self_iru", "convs2s", "rnn_seq2seq". A new model is one entry here.
+// "transformer_recurrent", "transformer_self_iru", "convs2s", "rnn_seq2seq". A new model is one entry here.
 const std::vector<Seq2SeqEntry>& seq2seqEntries();
 
 std::shared_ptr<Seq2SeqModel> makeSeq2SeqModel(const std::string& name,

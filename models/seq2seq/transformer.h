@@ -3,7 +3,8 @@
 // vocabulary: the source embedding, the target embedding and the output projection are one
 // matrix E (logits = x·Eᵀ, no bias). Embedding: x = sqrt(d)·E[token] + PE(position), dropout; the
 // encoder zeroes pad steps. The feed-forward block is pluggable (transformer_feed_forward.h):
-// "transformer" (ReLU), "transformer_sru" (Lei et al. 2018, App. B.3), "transformer_self_iru"
+// "transformer" (ReLU), "transformer_sru" (Lei et al. 2018, App. B.3), "transformer_recurrent"
+// (any registry encoder where the SRU is), "transformer_self_iru"
 // (Zhang et al. 2021, App. A.1-A.2).
 //
 // Decoder state: one child per decoder layer (transformer_layers.h); its prefix length is the

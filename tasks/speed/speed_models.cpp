@@ -8,6 +8,7 @@
 
 #include "common/runtime/torch_build.h"
 #include "experiments/training/precision.h"
+#include "kernels/linear_recurrence.h"
 #include "kernels/sru_recurrence.h"
 #include "models/registry.h"
 
@@ -86,6 +87,34 @@ class SruKernelStep : public SpeedStep {
   double n_ = 0;
 };
 
+// The op h_t = a_t ⊙ h_{t-1} + b_t that the linear recurrences share, alone.
+class LinearRecurrenceKernelStep : public SpeedStep {
+ public:
+  LinearRecurrenceKernelStep(int64_t L, int64_t d, int64_t B, const torch::TensorOptions& o)
+      : a_(torch::rand({L, B, d}, o)),
+        b_(torch::randn({L, B, d}, o)),
+        grad_h_(torch::randn({L, B, d}, o)),
+        device_(o.device()) {
+    opt_.hidden_size = d;
+    n_ = static_cast<double>(L * B * d) * static_cast<double>(a_.element_size());
+  }
+  void run() override {
+    auto h = kernels::linearRecurrence(a_.requires_grad_(true), b_.requires_grad_(true), {}, {},
+                                       opt_);
+    h[0].backward(grad_h_);
+    synchronize(device_);
+  }
+  // Forward reads a, b and writes h: 3 values per (t, b, unit). Backward reads dh, a, h and
+  // writes da, db: 5. The chunked scan reads some of them twice; this is the floor.
+  double kernelBytes() const override { return 8.0 * n_; }
+
+ private:
+  torch::Tensor a_, b_, grad_h_;
+  torch::Device device_;
+  kernels::LinearRecurrenceOptions opt_;
+  double n_ = 0;
+};
+
 // A step run at a precision: autocast, or TF32 allowed, for the step's forward and backward.
 class PrecisionStep : public SpeedStep {
  public:
@@ -108,6 +137,11 @@ class PrecisionStep : public SpeedStep {
   SpeedPrecision precision_;
   torch::Device device_;
 };
+
+// The rows that time a piece of a layer rather than a registry encoder.
+bool isYardstick(const std::string& name) {
+  return name == "sru_matmul" || name == "sru_kernel" || name == "linear_recurrence_kernel";
+}
 
 }  // namespace
 
@@ -140,11 +174,18 @@ std::vector<SpeedModelSpec> defaultSpeedModels() {
       {"Self-IRU L=0", "self_iru", R"({"layers": 1, "depth": 0})"},
       {"Self-IRU L=1", "self_iru", R"({"layers": 1, "depth": 1})"},
       {"Self-IRU L=2", "self_iru", R"({"layers": 1, "depth": 2})"},
+      {"linear recurrence kernel alone", "linear_recurrence_kernel", "{}"},
+      {"minGRU", "min_gru", R"({"layers": 1})"},
+      {"minLSTM", "min_lstm", R"({"layers": 1})"},
+      {"SRU v1 (linear)", "sru_linear", R"({"layers": 1})"},
+      {"RG-LRU", "rg_lru", R"({"layers": 1})"},
+      {"HGRN", "hgrn", R"({"layers": 1})"},
+      {"GLA", "gla", R"({"layers": 1})"},
   };
 }
 
 bool speedModelAvailable(const SpeedModelSpec& spec) {
-  if (spec.encoder == "sru_matmul" || spec.encoder == "sru_kernel") return true;
+  if (isYardstick(spec.encoder)) return true;
   for (const auto& n : models::encoderNames())
     if (n == spec.encoder) return true;
   return false;
@@ -158,15 +199,17 @@ std::unique_ptr<SpeedStep> makeSpeedStep(const SpeedModelSpec& spec, int64_t len
   const torch::Device dev(device);
   const auto o = torch::TensorOptions().dtype(torch::kFloat).device(dev);
   const bool reduced = precision == SpeedPrecision::Bf16 || precision == SpeedPrecision::Fp16;
-  if (spec.encoder == "sru_matmul" || spec.encoder == "sru_kernel") {
+  if (isYardstick(spec.encoder)) {
     const auto yardstick = reduced ? o.dtype(precision == SpeedPrecision::Bf16 ? torch::kBFloat16
                                                                                : torch::kHalf)
                                    : o;
     std::unique_ptr<SpeedStep> step;
     if (spec.encoder == "sru_matmul")
       step = std::make_unique<MatmulFloorStep>(length, hidden, batch, yardstick);
-    else
+    else if (spec.encoder == "sru_kernel")
       step = std::make_unique<SruKernelStep>(length, hidden, batch, yardstick);
+    else
+      step = std::make_unique<LinearRecurrenceKernelStep>(length, hidden, batch, yardstick);
     if (precision == SpeedPrecision::Fp32) return step;
     return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
   }

@@ -8,7 +8,8 @@
 // each a product of entries of q, k, v (or s0, or the upstream gradients) and a decay factor
 // e^{Σ g} over a range of steps; |float - exact| <= γ_n · M, M the same output or gradient of
 // the reference run in double on |q|, |k|, |v|, |s0|, the same gates and |upstream gradients|
-// (the sum of the terms' absolute values; the gates are positive). Each term's roundings, in
+// (the sum of the terms' absolute values; the gates are positive; for the gradient of log α,
+// also the terms that the chunked backward cancels: logAlphaGradientMagnitude). Each term's roundings, in
 // units of u:
 //   - its decay factor. Step by step: one exp and one multiply per step, <= 2·L. Chunked: the
 //     exponent is a difference of two cumulative sums of <= C terms of one sign (g <= 0), each
@@ -110,6 +111,37 @@ KernelRun runMagnitudes(const Data& data) {
   return runReference(abs);
 }
 
+// M for the gradient of log α in the chunked forms, which the magnitude run above understates:
+// a decay e^{G_i - G_j} enters the chunk's backward at both ends, +term at i and -term at j, and
+// the reverse cumulative sum that makes the gradient of g_t cancels the pairs with t <= j <= i
+// exactly, but not their roundings. So M(t) = Σ_{i >= t} (P_i + N_i), P_i (N_j) the absolute
+// terms whose decay ends (starts) at step i (j): the naive O(L²) form on absolute values with
+// the upper and lower ends as two leaves, so that autograd keeps them apart.
+Tensor logAlphaGradientMagnitude(const Data& data) {
+  const auto& in = data.inputs;
+  const int64_t L = in[0].size(0);
+  Tensor real = torch::ones({L, in[0].size(1), 1, 1}, in[0].options());
+  if (in[5].defined()) real = (~in[5].to(torch::kBool)).to(in[0].dtype()).view_as(real);
+  const Tensor q = in[0].abs(), k = in[1].abs() * real, v = in[2].abs();
+  const Tensor upper = (in[3] * real).cumsum(0).set_requires_grad(true);
+  const Tensor lower = upper.detach().clone().set_requires_grad(true);
+  // decay[i, j] = e^{upper_i - lower_j} for j <= i, else 0: (L, L, B, H, d_k).
+  const Tensor causal = torch::ones({L, L}, torch::kBool).tril().view({L, L, 1, 1, 1});
+  const Tensor exponent = upper.unsqueeze(1) - lower.unsqueeze(0);
+  const Tensor decay = torch::where(causal, exponent, torch::full_like(exponent, -INFINITY)).exp();
+  Tensor o = torch::einsum("ibhc,ijbhc,jbhc,jbhv->ibhv", {q, decay, k, v});
+  Tensor last = torch::einsum("jbhc,jbhc,jbhv->bhcv", {decay[L - 1], k, v});
+  if (in[4].defined()) {
+    o = o + torch::einsum("ibhc,bhcv->ibhv", {q * upper.exp(), in[4].abs()});
+    last = last + upper[L - 1].exp().unsqueeze(3) * in[4].abs();
+  }
+  const Tensor loss = (o * data.grad_outputs[0].abs() * real).sum() +
+                      (last * data.grad_outputs[1].abs()).sum();
+  const std::vector<Tensor> ends = torch::autograd::grad({loss}, {upper, lower});
+  const Tensor per_step = ends[0].abs() + ends[1].abs();
+  return per_step.flip(0).cumsum(0).flip(0);  // Σ_{i >= t}
+}
+
 // The bound's n (the header): Λ the largest cumulative log decay of any row and head.
 int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length) {
   const int64_t C = chunk_length == kGlaStepByStep ? c.L : std::min(chunk_length, c.L);
@@ -192,7 +224,9 @@ TEST(GatedLinearAttention, FloatIsWithinRoundingBoundsOfTheDoubleReference) {
   uint64_t seed = 100;
   for (const Case& c : everyOption(37, 3, 2, 8, 5)) {
     const Data data = makeData(c, seed++);
-    const KernelRun exact = runReference(data), magnitude = runMagnitudes(data);
+    const KernelRun exact = runReference(data);
+    KernelRun magnitude = runMagnitudes(data);
+    magnitude.grads[3] = torch::maximum(magnitude.grads[3], logAlphaGradientMagnitude(data));
     const KernelRun steps = runOp(data, torch::kFloat, kGlaStepByStep);
     const int64_t step_roundings = outputRoundings(c, data, kGlaStepByStep);
     expectWithinBounds(steps, exact, magnitude, step_roundings, c.name() + " step by step");

@@ -30,7 +30,8 @@ nlohmann::json tinyConfig(const std::string& name) {
     c["encoder_layers"] = 2;
     c["decoder_layers"] = 2;
     if (name != "transformer_self_iru") c["ffn_hidden"] = 24;
-    if (name == "transformer_sru") c["encoder_bidirectional"] = true;
+    if (name == "transformer_sru" || name == "transformer_recurrent")
+      c["encoder_bidirectional"] = true;
   }
   return c;
 }
@@ -180,6 +181,49 @@ TEST(Seq2SeqRegistry, RnnSeq2SeqTakesAnyCausalRegistryDecoder) {
     FAIL() << "a bidirectional decoder was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'decoder'"), std::string::npos) << e.what();
+  }
+}
+
+// The +X of transformer_recurrent for each of the linear recurrences: decoding step by step with
+// R's state carried equals the whole prefix; R's width and direction come from the model's keys.
+TEST(Seq2SeqRegistry, TransformerRecurrentTakesEveryLinearRecurrence) {
+  for (const char* recurrence : {"min_gru", "min_lstm", "sru_linear", "rg_lru", "hgrn", "gla"}) {
+    nlohmann::json config = tinyConfig("transformer_recurrent");
+    config["encoder_bidirectional"] = false;
+    config["recurrence"] = recurrence;
+    if (std::string(recurrence) == "gla") config["recurrence_config"] = {{"heads", 2}, {"chunk", 2}};
+    torch::manual_seed(4);
+    auto model = makeSeq2SeqModel("transformer_recurrent", config, kVocabulary, kIds);
+    model->eval();
+    torch::NoGradGuard no_grad;
+    auto [source, source_pad] = batch({3, 5});
+    auto [target, target_pad] = batch({5, 5}, kIds.bos);
+    const EncoderMemory memory = model->encode(source, source_pad);
+    const torch::Tensor whole = model->decode(target, {}, memory, {}).logits;
+    const DecoderOutput first = model->decode(target.narrow(0, 0, 3), {}, memory, {});
+    const DecoderOutput rest = model->decode(target.narrow(0, 3, 2), {}, memory, first.state);
+    EXPECT_LE(maxDifference(rest.logits, whole.narrow(0, 3, 2)), 1e-5) << recurrence;
+    EXPECT_GT(maxDifference(rest.logits, model->decode(target.narrow(0, 3, 2), {}, memory, {})
+                                             .logits),
+              1e-4)
+        << recurrence << ": the state must matter";
+  }
+  nlohmann::json config = tinyConfig("transformer_recurrent");
+  config["recurrence_config"] = {{"hidden", 7}};
+  try {
+    makeSeq2SeqModel("transformer_recurrent", config, kVocabulary, kIds);
+    FAIL() << "recurrence_config.hidden was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ffn_hidden"), std::string::npos) << e.what();
+  }
+  config = tinyConfig("transformer_recurrent");
+  config["recurrence"] = "gated_conv";  // centred windows by default
+  config["encoder_bidirectional"] = false;
+  try {
+    makeSeq2SeqModel("transformer_recurrent", config, kVocabulary, kIds);
+    FAIL() << "a decoder block that looks ahead was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("causal"), std::string::npos) << e.what();
   }
 }
 
