@@ -21,8 +21,13 @@ void checkSameAs(const Tensor& t, const char* name, const Tensor& q, c10::IntArr
   TORCH_CHECK(t.defined(), kName, ": ", name, " is undefined, expected shape ", want);
   TORCH_CHECK(t.sizes() == want, kName, ": ", name, " has shape ", t.sizes(), ", expected ",
               want);
-  TORCH_CHECK(t.scalar_type() == q.scalar_type(), kName, ": ", name, " has dtype ",
-              t.scalar_type(), ", expected q's ", q.scalar_type());
+  // float32, bfloat16 and float16 mix (under autocast q, k, v come from matmuls in bfloat16,
+  // the gate and a carried state in float32): all are computed in float32.
+  TORCH_CHECK(t.is_floating_point() &&
+                  (t.scalar_type() == torch::kDouble) == (q.scalar_type() == torch::kDouble),
+              kName, ": ", name, " has dtype ", t.scalar_type(), ", expected ",
+              q.scalar_type() == torch::kDouble ? "float64 as q"
+                                                : "float32, bfloat16 or float16 as q");
   TORCH_CHECK(t.device() == q.device(), kName, ": ", name, " is on ", t.device(),
               ", expected q's device ", q.device());
 }
@@ -59,8 +64,7 @@ void checkInputs(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
 }
 
 torch::Dtype computeTypeOf(const Tensor& q) {
-  const auto t = q.scalar_type();
-  return t == torch::kHalf || t == torch::kBFloat16 ? torch::kFloat : t;
+  return q.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
 }
 
 // One step on inputs whose pad rows are already the identity (q = k = g = 0).
@@ -172,7 +176,7 @@ std::vector<Tensor> gatedLinearAttention(const Tensor& q, const Tensor& k, const
   } else {
     res = chunkwise(qc, kc, vc, gc, state0, opt.chunk_length);
   }
-  return {res[0].to(q.scalar_type()), res[1].to(q.scalar_type())};
+  return {res[0].to(q.scalar_type()), res[1].to(s0.defined() ? s0.scalar_type() : q.scalar_type())};
 }
 
 std::vector<Tensor> gatedLinearAttentionStep(const Tensor& q, const Tensor& k, const Tensor& v,
@@ -193,7 +197,8 @@ std::vector<Tensor> gatedLinearAttentionStep(const Tensor& q, const Tensor& k, c
   }
   const Tensor s = state.defined() ? state.to(compute) : torch::zeros({B, H, dk, dv}, qc.options());
   const std::vector<Tensor> res = stepOn(qc, kc, vc, gc, s);
-  return {res[0].to(q.scalar_type()), res[1].to(q.scalar_type())};
+  return {res[0].to(q.scalar_type()),
+          res[1].to(state.defined() ? state.scalar_type() : q.scalar_type())};
 }
 
 }  // namespace recurlab::kernels

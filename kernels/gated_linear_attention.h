@@ -32,8 +32,10 @@
 //   mask_pad      (L, B)             bool/uint8, nonzero = pad step, or undefined. A pad step is
 //                                    the identity (α = 1, k = 0): the state is frozen, and o is
 //                                    zero there.
-// float32 and float64; float16 and bfloat16 inputs are computed in float32 and the results cast
-// back.
+// float64, or float32, bfloat16 and float16 in any mix (autocast gives q, k, v in bfloat16 and
+// keeps the gate and a carried state in float32): computed in float32, o cast back to q's dtype,
+// the last state to s0's (q's without s0), so a float32 state stays float32 from segment to
+// segment (float64 inputs: all in float64).
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>

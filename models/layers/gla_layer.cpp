@@ -82,7 +82,10 @@ SequenceOutput GlaLayerImpl::forwardSequence(const torch::Tensor& input,
       F::logsigmoid(torch::addmm(bias_gate, torch::mm(x, weight_gate_down), weight_gate_up)) /
           o.gate_normalizer,
       dk);
-  const torch::Tensor s0 = state.tensor(0, "GlaLayer");
+  // A fresh state in the weights' dtype: under autocast q, k, v are bfloat16 and the op keeps
+  // the state in s0's dtype, so the carried state stays float32 from segment to segment.
+  torch::Tensor s0 = state.tensor(0, "GlaLayer");
+  if (!s0.defined()) s0 = torch::zeros({B, o.heads, dk / o.heads, dv / o.heads}, weight_q.options());
   std::vector<torch::Tensor> res;
   if (L == 1) {
     res = kernels::gatedLinearAttentionStep(q[0], k[0], v[0], log_alpha[0], s0,

@@ -365,5 +365,32 @@ TEST(GatedLinearAttention, ChecksItsInputsAndNamesWhatIsWrong) {
             std::string::npos);
 }
 
+// Under autocast q, k, v arrive in bfloat16 and the gate and a carried state in float32: the op
+// computes in float32 on exactly those values, returns o in q's dtype and the state in s0's,
+// float32 (a bfloat16 state would round the carried state at every segment).
+TEST(GatedLinearAttention, BFloat16InputsMixWithAFloat32GateAndStateAndComputeInFloat32) {
+  const Case c{9, 2, 2, 4, 3, true, true};
+  const Data data = makeData(c, 41);
+  const auto& in = data.inputs;
+  const auto bf16 = [](const Tensor& t) { return t.to(torch::kBFloat16); };
+  const auto f32 = [](const Tensor& t) { return t.to(torch::kFloat); };
+  for (int64_t chunk : {kGlaStepByStep, int64_t{4}}) {
+    const std::vector<Tensor> mixed = gatedLinearAttention(
+        bf16(in[0]), bf16(in[1]), bf16(in[2]), f32(in[3]), f32(in[4]), in[5], {chunk});
+    const std::vector<Tensor> exact =
+        gatedLinearAttention(f32(bf16(in[0])), f32(bf16(in[1])), f32(bf16(in[2])), f32(in[3]),
+                             f32(in[4]), in[5], {chunk});
+    const std::string label = "chunk " + std::to_string(chunk);
+    EXPECT_EQ(mixed[0].scalar_type(), torch::kBFloat16) << label;
+    EXPECT_EQ(mixed[1].scalar_type(), torch::kFloat) << label;
+    EXPECT_TRUE(torch::equal(mixed[0], bf16(exact[0]))) << label;
+    EXPECT_TRUE(torch::equal(mixed[1], exact[1])) << label;
+  }
+  const std::vector<Tensor> step =
+      gatedLinearAttentionStep(bf16(in[0][0]), bf16(in[1][0]), bf16(in[2][0]), f32(in[3][0]),
+                               f32(in[4]), {});
+  EXPECT_EQ(step[1].scalar_type(), torch::kFloat);
+}
+
 }  // namespace
 }  // namespace recurlab::kernels
