@@ -12,6 +12,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
 
 namespace recurlab::testing {
 
@@ -73,7 +74,7 @@ template <typename Suite>
 class DataParallelRuns : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (const std::string why = Suite::skipReason(); !why.empty()) GTEST_SKIP() << why;
+    RECURLAB_REQUIRE_OR_SKIP(Suite::skipReason());
     const std::string binary = siblingBinary(Suite::kProgram);
     ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " is not built";
     if (runs_ != nullptr) return;

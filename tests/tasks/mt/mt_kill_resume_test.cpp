@@ -19,6 +19,7 @@
 #include "tasks/mt/subword_model.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -80,8 +81,7 @@ std::pair<uint64_t, int64_t> fileIdentity(const fs::path& file) {
 }
 
 TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
-  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
-    GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_mt_kill");
@@ -142,8 +142,7 @@ TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
 // sentence is used (no sampling, no shuffling) and training is single-threaded, so nothing is
 // left for the seed to pick. Unigram models behave the same; they differ from BPE's.
 TEST(MtSubwordModel, SameFileInEveryProcessAndForEverySeed) {
-  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
-    GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_mt_subwords");

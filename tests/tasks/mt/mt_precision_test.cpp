@@ -11,6 +11,7 @@
 #include "common/log/hdf5_run_log.h"
 #include "tasks/mt/mt_task.h"
 #include "tests/support/in_process_run.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -48,8 +49,7 @@ std::vector<double> trainLosses(const fs::path& root, const std::string& precisi
 }
 
 TEST(MtPrecision, Bf16StaysWithinFivePercentOfFp32) {
-  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
-    GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   applyThreadCount(1);
   recurlab::testing::TempRoot tmp("recurlab_mt_precision");
   recurlab::testing::writeTinyMulti30k(tmp.root / "data", {120, 10, 6});

@@ -18,6 +18,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -38,7 +39,7 @@ nlohmann::json qaKillConfig() {
 using recurlab::testing::fileText;
 
 TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResult) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const std::string program = recurlab::testing::siblingBinary("recurlab_qa");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_qa_kill");
