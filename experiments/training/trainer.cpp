@@ -149,6 +149,7 @@ class Trainer {
   void saveCheckpoint(const std::string& name);
   void writeCheckpoint(const std::string& path);
   double saveEpochCheckpoints(bool improved, int64_t epoch);
+  void copyEpochEnd(bool improved, int64_t epoch);
   void reportProgress(const EpochResult& epoch);
 
   TrainingModel& model_;
@@ -215,6 +216,10 @@ Trainer::Trainer(TrainingModel& model, const OptimizerOptions& opt, const Traine
 
 TrainOutcome Trainer::train() {
   if (checkpoints_) state_.outcome.resumed = resume();
+  // A kill between putting an epoch's `last` in place and copying it to `best` (or epoch-<k>)
+  // left those copies missing or stale: a resume from that epoch's end makes them again.
+  if (state_.outcome.resumed && state_.batch == 0 && state_.epoch > 1)
+    copyEpochEnd(state_.outcome.best_epoch == state_.epoch - 1, state_.epoch - 1);
   if (dp_) agreeWithRankZero();
   openTables();
   if (state_.outcome.resumed) optimizers_.setLearningRate(state_.lr);
@@ -689,15 +694,21 @@ double Trainer::saveEpochCheckpoints(bool improved, int64_t epoch) {
   const double before = checkpoint_seconds_.seconds();
   saveCheckpoint("last");
   const double seconds = checkpoint_seconds_.seconds() - before;
+  copyEpochEnd(improved, epoch);
+  return seconds;
+}
+
+// The copies of an epoch's end `last`: `best` when the epoch improved, epoch-<epoch> when the
+// last k epochs are kept (the older ones removed).
+void Trainer::copyEpochEnd(bool improved, int64_t epoch) {
   if (improved) ctx_.checkpoints.copy("last", "best");
-  if (options_.keep_last_epochs <= 0) return seconds;
+  if (options_.keep_last_epochs <= 0) return;
   ctx_.checkpoints.copy("last", "epoch-" + std::to_string(epoch));
   auto kept = ctx_.checkpoints.numbered("epoch-");
   while (static_cast<int64_t>(kept.size()) > options_.keep_last_epochs) {
     ctx_.checkpoints.remove(kept.front());
     kept.erase(kept.begin());
   }
-  return seconds;
 }
 
 // The progress line of an epoch that ended.

@@ -108,10 +108,14 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   const std::string random = (tmp.root / "random").string();
   const int whole_ms = timedRun(program, args(whole), output);
   // Each kill's next run goes on from the last checkpoint put in place before it; the kill
-  // after unit 0 finished is followed by a run that starts unit 1.
+  // after unit 0 finished is followed by a run that starts unit 1. Unit 0 has 6 steps an
+  // epoch, a checkpoint after steps 2 and 4 and at the epoch's end; the first kill comes after
+  // epoch 1's `last` is in place, before its copy to `best` (the 4th checkpoint written): the
+  // run after it must make that copy again (the unit keeps its best model).
   ResumeTrace killed_trace(output), random_trace(output);
   runWithChosenKills(killed_trace, program, args(killed),
-                     {{"train-step:5", "epoch 1 batch 4 step 4"}, {"checkpoint-written:3"},
+                     {{"checkpoint-written:4", "epoch 2 batch 0 step 6"},
+                      {"train-step:5", "epoch 2 batch 4 step 10"}, {"checkpoint-written:3"},
                       {"epoch-row-written:2"}, {"unit-finished:1", "", false}, {"train-step:9"},
                       {"epoch-end:2"}});
   const auto expected = recurlab::testing::finishedUnits(whole);
