@@ -12,6 +12,7 @@
 #include "common/json_options.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/learning_rate_schedule.h"
+#include "experiments/training/optimizer_state_io.h"
 #include "experiments/training/sparse_row_optimizer.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/toy_regression.h"
@@ -212,6 +213,16 @@ TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
   EXPECT_EQ(log.readTable("/c/epochs").column("lr"), lr);
   const auto pa = whole_model->net->parameters(), pc = resumed_model->net->parameters();
   for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pc[i]));
+  // The optimizer's own learning rate, not the Trainer's logged copy: the Adam of the last
+  // checkpoint (written after epoch 6) steps at the twice-decayed rate.
+  torch::serialize::InputArchive checkpoint, optimizer_state;
+  checkpoint.load_from(store.path("last"));
+  checkpoint.read("optimizer", optimizer_state);
+  torch::optim::Adam adam(resumed_model->net->parameters(), torch::optim::AdamOptions(1.0));
+  loadOptimizerState(adam, optimizer_state);
+  ASSERT_FALSE(adam.param_groups().empty());
+  for (const auto& group : adam.param_groups())
+    EXPECT_DOUBLE_EQ(group.options().get_lr(), expected.back());
 }
 
 OptimizerOptions readOptimizer(const nlohmann::json& train) {
