@@ -18,9 +18,11 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "experiments/harness/run_folder.h"
+#include "metrics/corpus_bleu.h"
 #include "tasks/mt/subword_model.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/file_text.h"
 #include "tests/support/required.h"
 #include "tests/support/resume_trace.h"
 #include "tests/support/temp_root.h"
@@ -141,6 +143,22 @@ TEST(MtKillResume, SigkillAtEveryStageResumesToTheUninterruptedResult) {
   for (size_t i = 0; i < translations.size(); ++i)
     EXPECT_FALSE(translations[i].empty()) << "test sentence " << i + 1 << " translated to nothing";
   EXPECT_GT(std::set<std::string>(translations.begin(), translations.end()).size(), 1u);
+  // test_bleu again, from these translations and the test file's German side: the score and its
+  // line (n-gram precisions and lengths, which a score of 0 would not show).
+  {
+    Hdf5RunLog log((tmp.root / "whole" / "log.h5").string(), Hdf5RunLog::Mode::ReadOnly);
+    std::vector<std::string> references;
+    std::istringstream text(recurlab::testing::fileText(tmp.root / "data" / "test.de"));
+    for (std::string line; std::getline(text, line);) references.push_back(line);
+    metrics::BleuOptions mixed, lowercase;
+    lowercase.lowercase = true;
+    const auto bleu = metrics::corpusBleu(translations, {references}, mixed);
+    const auto bleu_lc = metrics::corpusBleu(translations, {references}, lowercase);
+    EXPECT_EQ(bleu.score, log.doubleAttribute("/tiny", "test_bleu"));
+    EXPECT_EQ(bleu_lc.score, log.doubleAttribute("/tiny", "test_bleu_lc"));
+    EXPECT_EQ(metrics::formatBleu(bleu, metrics::bleuSignature(mixed, 1), 2),
+              log.stringAttribute("/tiny", "test_bleu_line"));
+  }
   EXPECT_EQ(testTranslations(tmp.root / "killed"), translations);
   EXPECT_EQ(resultOf(tmp.root / "killed"), resultOf(tmp.root / "whole"));
   EXPECT_EQ(fileIdentity(model), stored_model) << "the subword model was trained again";
