@@ -64,24 +64,39 @@ ChildResult ResumeTrace::run(const std::string& program, const std::vector<std::
   return r;
 }
 
+// Announced checkpoints in `text` from byte `from`.
+static int countCheckpoints(const std::string& text, size_t from) {
+  int n = 0;
+  for (size_t at = text.find("\ncheckpoint: ", from); at != std::string::npos;
+       at = text.find("\ncheckpoint: ", at + 1))
+    ++n;
+  return n;
+}
+
+int ResumeTrace::checkpointCountOf(size_t run) const {
+  return countCheckpoints("\n" + outputs_.at(run), 0);
+}
+
 ChildResult ResumeTrace::runKilledWhileTraining(const std::string& program,
                                                 const std::vector<std::string>& args,
-                                                int delay_ms) {
+                                                int checkpoints, int delay_ms) {
   const size_t before = fileText(output_file_).size();
   const int pid = startChild(program, args, {}, output_file_);
   bool finished = false;
   ChildResult r;
-  // Polled every 2 ms: the condition is the run's first checkpoint, at most 5 minutes away.
+  // Polled every 2 ms: the condition is the run's n-th checkpoint, at most 5 minutes away.
   for (int waited = 0; !finished && waited < 300000; waited += 2) {
     r = waitChild(pid, 2, finished);
-    if (fileText(output_file_).find("\ncheckpoint: ", before) != std::string::npos) break;
+    if (countCheckpoints(fileText(output_file_), before) >= checkpoints) break;
   }
   if (!finished) r = waitChild(pid, delay_ms, finished);
   if (!finished) {
     ::kill(-pid, SIGKILL);
     r = waitChild(pid, 60000, finished);
   }
-  record(before, r, " (killed " + std::to_string(delay_ms) + " ms after its first checkpoint)",
+  record(before, r,
+         " (killed " + std::to_string(delay_ms) + " ms after checkpoint " +
+             std::to_string(checkpoints) + ")",
          true);
   return r;
 }

@@ -28,11 +28,14 @@ class ResumeTrace {
   // kill_after_ms (< 0 = none); the run's output is kept as run number runs() - 1.
   ChildResult run(const std::string& program, const std::vector<std::string>& args,
                   const std::string& kill_at = "", int kill_after_ms = -1);
-  // A run killed from outside at a random moment of its training: once it announced its first
-  // checkpoint (a kill before proves no resume), `delay_ms` later (the run's output is polled
-  // for it, for at most 5 minutes); a run that ends before is not killed.
+  // A run killed from outside at a moment of its training: `delay_ms` after it announced its
+  // `checkpoints`-th checkpoint (a kill before the first proves no resume; the run's output is
+  // polled for it, for at most 5 minutes); a run that ends before is not killed.
   ChildResult runKilledWhileTraining(const std::string& program,
-                                     const std::vector<std::string>& args, int delay_ms);
+                                     const std::vector<std::string>& args, int checkpoints,
+                                     int delay_ms);
+  // How many checkpoints run `run` announced.
+  int checkpointCountOf(size_t run) const;
   // Forgets the runs (the test starts over on a fresh folder).
   void clear();
   size_t runs() const { return outputs_.size(); }

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -31,49 +30,47 @@ using recurlab::testing::ResumeTrace;
 using recurlab::testing::runWithChosenKills;
 using recurlab::testing::TempRoot;
 
-// Runs `args` uninterrupted and returns its wall time in milliseconds.
-int timedRun(const std::string& program, const std::vector<std::string>& args,
-             const std::string& output) {
+// Runs `args` uninterrupted and returns how many checkpoints it announced.
+int checkpointsOfAWholeRun(const std::string& program, const std::vector<std::string>& args,
+                           const std::string& output) {
   ResumeTrace trace(output);
-  const auto start = std::chrono::steady_clock::now();
   const auto r = trace.run(program, args);
   EXPECT_EQ(r.exit_code, 0) << trace.describe(0);
   EXPECT_TRUE(trace.resumesOf(0).empty()) << trace.describe(0);
-  return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::steady_clock::now() - start)
-                              .count());
+  return trace.checkpointCountOf(0);
 }
 
 // Kills a fresh run `kills` times at random moments of its training, then runs it to the end,
-// and returns how many kills were followed by a run that went on from the last checkpoint put
-// in place before the kill. Each kill comes 0-50% of `whole_ms` (an uninterrupted run's time)
-// after the run announced its first checkpoint (a kill before that, while LibTorch loads,
-// proves nothing). The machine may have got faster since `whole_ms` was measured (ctest runs
-// tests side by side), so a first kill that finds the run already done starts over on a fresh
-// folder with half the delay, until one hits; later kills may find the run done.
+// and returns how many kills were followed by a run that resumed (from where:
+// everyResumeFromTheLastCheckpoint). Each kill comes 0-20 ms after a random one of the first
+// half of the checkpoints an uninterrupted run announces (`whole_checkpoints`): during
+// training, not while LibTorch loads or the report is drawn. A first kill that finds the run
+// already done starts over on a fresh folder at an earlier checkpoint; later kills may find the
+// run done.
 int runWithRandomKills(ResumeTrace& trace, const std::string& program,
                        const std::vector<std::string>& args, const std::string& out, int kills,
-                       int whole_ms) {
+                       int whole_checkpoints) {
   std::mt19937 rng(7);
   for (int k = 0; k < kills; ++k) {
-    int delay = static_cast<int>(rng() % static_cast<unsigned>(std::max(1, whole_ms / 2)));
+    const auto half = static_cast<unsigned>(std::max(1, whole_checkpoints / 2));
+    int after = 1 + static_cast<int>(rng() % half);
+    const int delay = static_cast<int>(rng() % 20);
     for (int attempt = 0;; ++attempt) {
-      const auto r = trace.runKilledWhileTraining(program, args, delay);
+      const auto r = trace.runKilledWhileTraining(program, args, after, delay);
       if (r.killed) break;
       EXPECT_EQ(r.exit_code, 0) << trace.describe(trace.runs() - 1);
-      if (k > 0 || attempt == 8 || delay <= 1) break;
+      if (k > 0 || attempt == 8 || after <= 1) break;
       fs::remove_all(out);
       trace.clear();
-      delay /= 2;
+      after /= 2;
     }
   }
   const auto last = trace.run(program, args);
   EXPECT_FALSE(last.killed);
   EXPECT_EQ(last.exit_code, 0) << trace.describe(trace.runs() - 1);
   EXPECT_TRUE(trace.everyResumeFromTheLastCheckpoint());
-  int proven = 0;  // kills after a checkpoint, the next run resuming from it
-  for (size_t r = 0; r + 1 < trace.runs(); ++r)
-    proven += !trace.lastCheckpointsUpTo(r).empty() && trace.nextRunResumedWhereKilled(r);
+  int proven = 0;  // kills followed by a resume (from where: checked above)
+  for (size_t r = 0; r + 1 < trace.runs(); ++r) proven += !trace.resumesOf(r + 1).empty();
   return proven;
 }
 
@@ -106,7 +103,8 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   const std::string random = (tmp.root / "random").string();
-  const int whole_ms = timedRun(program, args(whole), output);
+  const int whole_checkpoints =
+      checkpointsOfAWholeRun(program, args(whole), output);
   // Each kill's next run goes on from the last checkpoint put in place before it; the kill
   // after unit 0 finished is followed by a run that starts unit 1. Unit 0 has 6 steps an
   // epoch, a checkpoint after steps 2 and 4 and at the epoch's end; the first kill comes after
@@ -122,7 +120,8 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   EXPECT_EQ(expected.size(), 4u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
   EXPECT_EQ(recurlab::testing::resumedUnitCount(whole), 0);
-  EXPECT_GE(runWithRandomKills(random_trace, program, args(random), random, 3, whole_ms), 1)
+  EXPECT_GE(
+      runWithRandomKills(random_trace, program, args(random), random, 3, whole_checkpoints), 1)
       << "no random kill hit a running child after a checkpoint";
   EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
 }
@@ -140,7 +139,8 @@ TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   const std::string random = (tmp.root / "random").string();
-  const int whole_ms = timedRun(program, args(whole), output);
+  const int whole_checkpoints =
+      checkpointsOfAWholeRun(program, args(whole), output);
   // 128 steps an epoch, a checkpoint every 16 steps inside it and one at its end; a kill point
   // counts from 1 in each process, which starts at its predecessor's last checkpoint.
   ResumeTrace killed_trace(output), random_trace(output);
@@ -156,7 +156,8 @@ TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
   // The log holds where the finishing run went on from, as its output said.
   EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
   EXPECT_EQ(recurlab::testing::resumePositions(killed).at("/toy/seeds/0"), "epoch 4 step 384");
-  EXPECT_GE(runWithRandomKills(random_trace, program, args(random), random, 3, whole_ms), 1)
+  EXPECT_GE(
+      runWithRandomKills(random_trace, program, args(random), random, 3, whole_checkpoints), 1)
       << "no random kill hit a running child after a checkpoint";
   EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
   // The final weights, bit for bit.
