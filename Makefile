@@ -21,8 +21,10 @@ configure: $(BUILD)/CMakeCache.txt
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# After ctest's summary, each skipped test with its reason (scripts/ctest-skips.sh).
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; \
+	  $(CURDIR)/scripts/ctest-skips.sh .; exit $$status
 
 # The same suite against the second LibTorch recurlab supports: the one inside PyPI's torch at
 # the GPU machines' version (scripts/install-torch2.sh holds the pin), with the CUDA kernels and
@@ -36,7 +38,8 @@ test-torch2: deps
 	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_PREFIX_PATH="$$(scripts/install-torch2.sh --root)" $(CMAKE_ARGS)
 	cmake --build $(TORCH2_BUILD) -j $(JOBS)
-	cd $(TORCH2_BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(TORCH2_BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; \
+	  $(CURDIR)/scripts/ctest-skips.sh .; exit $$status
 
 # libFuzzer targets of fuzz/ (clang): each runs FUZZ_SECONDS on a copy of its seed corpus;
 # FUZZ_TARGETS picks some (labeled_sentences word_vectors search_space).

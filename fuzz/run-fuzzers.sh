@@ -5,7 +5,8 @@
 # $FUZZ_BUILD/<target>/ and fails the script. FUZZ_SEED fixes libFuzzer's seed (CI's tests do, so
 # that what fails there fails here too); unset, every run explores anew.
 #   fuzz/run-fuzzers.sh [TARGET...]      (default: every target)
-# Exit 77 (CTest's "skipped") when clang++ or its libFuzzer runtime is missing.
+# Exit 77 (CTest's "skipped") when clang++ or its libFuzzer runtime is missing; 1 (a failure)
+# there under RECURLAB_REQUIRE_ALL_TESTS=1 (.ci/run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ_BUILD="${FUZZ_BUILD:-$ROOT/build-fuzz}"
@@ -15,17 +16,23 @@ CLANGXX="${CLANGXX:-clang++}"
 TARGETS=("$@")
 ((${#TARGETS[@]})) || TARGETS=(labeled_sentences word_vectors search_space parallel_corpus lm_corpus squad_dataset config)
 
-if ! command -v "$CLANGXX" >/dev/null; then
-  echo "fuzz: $CLANGXX not found (apt-get install clang libclang-rt-dev); skipping" >&2
+skip_or_fail() {
+  if [[ ${RECURLAB_REQUIRE_ALL_TESTS:-} == 1 ]]; then
+    echo "fuzz: RECURLAB_REQUIRE_ALL_TESTS=1, and the fuzzers cannot run: $*" >&2
+    exit 1
+  fi
+  echo "recurlab skip: missing: $*"
   exit 77
+}
+if ! command -v "$CLANGXX" >/dev/null; then
+  skip_or_fail "$CLANGXX not found (apt-get install clang libclang-rt-dev)"
 fi
 probe="$(mktemp -d)"
 trap 'rm -rf "$probe"' EXIT
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' \
   > "$probe/probe.cpp"
 if ! "$CLANGXX" -fsanitize=fuzzer "$probe/probe.cpp" -o "$probe/probe" 2>/dev/null; then
-  echo "fuzz: $CLANGXX cannot link -fsanitize=fuzzer (apt-get install libclang-rt-dev); skipping" >&2
-  exit 77
+  skip_or_fail "$CLANGXX cannot link -fsanitize=fuzzer (apt-get install libclang-rt-dev)"
 fi
 
 # The torch-free sources each target needs.

@@ -80,8 +80,10 @@ class QrnnPoolingFunction : public torch::autograd::Function<QrnnPoolingFunction
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor u,
                                                 Tensor c0, Tensor zoneout, Tensor mask_pad,
                                                 int64_t hidden_size, bool output_gate) {
-    // Named for profilers (the LM report's kernel-vs-matmul share of step time).
-    RECORD_FUNCTION("recurlab::qrnn_pooling_recurrence", std::vector<c10::IValue>());
+    // Named for profilers (the LM report's kernel-vs-matmul share of step time), with U (what
+    // the op received: float32 under autocast, tests/support/op_inputs.h); built only for an
+    // observer that asks for inputs.
+    RECORD_FUNCTION("recurlab::qrnn_pooling_recurrence", std::vector<c10::IValue>({u}));
     c0 = detail::emptyAsUndefined(c0);
     zoneout = detail::emptyAsUndefined(zoneout);
     mask_pad = detail::emptyAsUndefined(mask_pad);

@@ -103,8 +103,10 @@ class SruRecurrenceFunction : public torch::autograd::Function<SruRecurrenceFunc
                                                 Tensor x, Tensor weight_c, Tensor bias, Tensor c0,
                                                 Tensor mask_c, Tensor mask_pad, int64_t hidden_size,
                                                 bool bidirectional, int64_t skip, double alpha) {
-    // Named for profilers (the LM report's kernel-vs-matmul share of step time).
-    RECORD_FUNCTION("recurlab::sru_recurrence", std::vector<c10::IValue>());
+    // Named for profilers (the LM report's kernel-vs-matmul share of step time), with U (what
+    // the op received: float32 under autocast, tests/support/op_inputs.h); built only for an
+    // observer that asks for inputs.
+    RECORD_FUNCTION("recurlab::sru_recurrence", std::vector<c10::IValue>({u}));
     SruRecurrenceOptions opt{hidden_size, bidirectional, static_cast<SruSkip>(skip), alpha};
     x = detail::emptyAsUndefined(x);
     c0 = detail::emptyAsUndefined(c0);

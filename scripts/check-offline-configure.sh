@@ -20,14 +20,23 @@
 #                /usr/local/cuda/bin/nvcc; needed where that torch has CUDA), KEEP=1 (keep the
 #                temporary folder)
 # exit status: 0 configured; 1 a failure (the reason on stderr); 77 prerequisites absent (no
-# apt-get/dpkg-deb, torch install, nvcc for a CUDA torch, or cmake): a CTest skip.
+# apt-get/dpkg-deb, torch install, nvcc for a CUDA torch, or cmake): a CTest skip; under
+# RECURLAB_REQUIRE_ALL_TESTS=1 (.ci/run) a failure, except for the missing nvcc (CUDA toolchain).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pack=${1:-}
 torch=${TORCH_ROOT:-$("$root/scripts/install-torch2.sh" --root 2>/dev/null || true)}
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
-skip() { echo "check-offline-configure: skipped: $*"; exit 77; }
+# skip REASON: exit 77, or 1 under RECURLAB_REQUIRE_ALL_TESTS=1; cuda_skip REASON: always 77.
+cuda_skip() { echo "recurlab skip: no CUDA toolchain: $*"; exit 77; }
+skip() {
+  if [[ ${RECURLAB_REQUIRE_ALL_TESTS:-} == 1 ]]; then
+    fail "RECURLAB_REQUIRE_ALL_TESTS=1, and this test cannot run: $*"
+  fi
+  echo "recurlab skip: missing: $*"
+  exit 77
+}
 fail() { echo "check-offline-configure: FAILED: $*" >&2; exit 1; }
 
 command -v cmake > /dev/null || skip "no cmake"
@@ -42,7 +51,7 @@ elif [[ ! -e $pack ]]; then
 fi
 cuda_args=()
 if compgen -G "$torch/lib/libtorch_cuda.so" > /dev/null; then
-  [[ -x $nvcc ]] || skip "the torch at $torch has CUDA, and there is no nvcc at $nvcc (set CUDACXX)"
+  [[ -x $nvcc ]] || cuda_skip "the torch at $torch has CUDA, and there is no nvcc at $nvcc (set CUDACXX)"
   cuda_args=(-DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90)
 fi
 

@@ -1,3 +1,7 @@
+// The Trainer (trainer.h). What it says of its checkpoints, for the kill tests
+// (tests/support/resume_trace.h): every checkpoint put in place as `last` on stderr
+// ("checkpoint: <unit> at epoch E batch B step S"), every resume on stdout ("resume: <unit> from
+// epoch E batch B step S", flushed), <unit> the group plus " rank r" for a data-parallel rank.
 #include "experiments/training/trainer.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -112,6 +116,10 @@ class Trainer {
 
  private:
   bool resume();
+  // "<group>" or "<group> rank r", and "epoch E batch B step S" of the state now: the words of
+  // the checkpoint and resume lines.
+  std::string unitName() const;
+  std::string position() const;
   void checkCheckpointPrecision(torch::serialize::InputArchive& archive, const std::string& file);
   void agreeWithRankZero();
   void openTables();
@@ -141,6 +149,7 @@ class Trainer {
   void saveCheckpoint(const std::string& name);
   void writeCheckpoint(const std::string& path);
   double saveEpochCheckpoints(bool improved, int64_t epoch);
+  void copyEpochEnd(bool improved, int64_t epoch);
   void reportProgress(const EpochResult& epoch);
 
   TrainingModel& model_;
@@ -207,6 +216,10 @@ Trainer::Trainer(TrainingModel& model, const OptimizerOptions& opt, const Traine
 
 TrainOutcome Trainer::train() {
   if (checkpoints_) state_.outcome.resumed = resume();
+  // A kill between putting an epoch's `last` in place and copying it to `best` (or epoch-<k>)
+  // left those copies missing or stale: a resume from that epoch's end makes them again.
+  if (state_.outcome.resumed && state_.batch == 0 && state_.epoch > 1)
+    copyEpochEnd(state_.outcome.best_epoch == state_.epoch - 1, state_.epoch - 1);
   if (dp_) agreeWithRankZero();
   openTables();
   if (state_.outcome.resumed) optimizers_.setLearningRate(state_.lr);
@@ -280,9 +293,18 @@ bool Trainer::resume() {
   state_.step_rows = tensorRows(read("step_rows"));
   checkpoint_seconds_.restore({0, 0, state_.outcome.times.checkpoint});
   plateau_.restore(state_.plateau);
-  std::cerr << "resume: " << ctx_.group << " from its checkpoint at epoch " << state_.epoch
-            << " batch " << state_.batch << " of " << batches_ << "\n";
+  std::cout << "resume: " << unitName() << " from " << position() << " (of " << batches_
+            << " batches)" << std::endl;  // flushed: a kill may follow
   return true;
+}
+
+std::string Trainer::unitName() const {
+  return dp_ ? ctx_.group + " rank " + std::to_string(dp_->rank()) : ctx_.group;
+}
+
+std::string Trainer::position() const {
+  return "epoch " + std::to_string(state_.epoch) + " batch " + std::to_string(state_.batch) +
+         " step " + std::to_string(state_.step);
 }
 
 // A checkpoint trained in another precision is refused rather than converted: its weights are
@@ -323,7 +345,8 @@ void Trainer::agreeWithRankZero() {
     torch::manual_seed(seed_ ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(dp_->rank())));
 }
 
-// Creates the tables, with the rows a resumed run had written before.
+// Creates the tables, with the rows a resumed run had written before, and records where the
+// run went on from (the unit's resumed_from_epoch and resumed_from_step).
 void Trainer::openTables() {
   if (!ctx_.log) return;
   ctx_.log->createTable(ctx_.group + "/epochs", columns_);
@@ -332,6 +355,11 @@ void Trainer::openTables() {
     ctx_.log->createTable(ctx_.group + "/steps", stepColumns());
     if (!state_.step_rows.empty()) ctx_.log->appendRows(ctx_.group + "/steps", state_.step_rows);
   }
+  // Where this run went on from, as its resume line says ((0, 0): from the start): the kill
+  // tests hold it against the last checkpoint written before the kill.
+  const bool resumed = state_.outcome.resumed;
+  ctx_.log->setAttribute(ctx_.group, "resumed_from_epoch", resumed ? state_.epoch : int64_t{0});
+  ctx_.log->setAttribute(ctx_.group, "resumed_from_step", resumed ? state_.step : int64_t{0});
   ctx_.log->flush();
 }
 
@@ -622,6 +650,8 @@ void Trainer::saveCheckpoint(const std::string& name) {
     auto timing = checkpoint_seconds_.measure();
     ctx_.checkpoints.commit(name, [&](const std::string& path) { writeCheckpoint(path); });
   }
+  if (ctx_.checkpoints.enabled())
+    std::cerr << "checkpoint: " << unitName() << " at " << position() << "\n";
   state_.outcome.times.checkpoint = checkpoint_seconds_.seconds();
 }
 
@@ -664,15 +694,21 @@ double Trainer::saveEpochCheckpoints(bool improved, int64_t epoch) {
   const double before = checkpoint_seconds_.seconds();
   saveCheckpoint("last");
   const double seconds = checkpoint_seconds_.seconds() - before;
+  copyEpochEnd(improved, epoch);
+  return seconds;
+}
+
+// The copies of an epoch's end `last`: `best` when the epoch improved, epoch-<epoch> when the
+// last k epochs are kept (the older ones removed).
+void Trainer::copyEpochEnd(bool improved, int64_t epoch) {
   if (improved) ctx_.checkpoints.copy("last", "best");
-  if (options_.keep_last_epochs <= 0) return seconds;
+  if (options_.keep_last_epochs <= 0) return;
   ctx_.checkpoints.copy("last", "epoch-" + std::to_string(epoch));
   auto kept = ctx_.checkpoints.numbered("epoch-");
   while (static_cast<int64_t>(kept.size()) > options_.keep_last_epochs) {
     ctx_.checkpoints.remove(kept.front());
     kept.erase(kept.begin());
   }
-  return seconds;
 }
 
 // The progress line of an epoch that ended.

@@ -13,8 +13,9 @@
 #include <string>
 #include <thread>
 
-#include "tests/support/temp_root.h"
 #include "tests/analysis/series_builders.h"
+#include "tests/support/required.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -103,7 +104,7 @@ Figure logFigure() {
 class FigureRendering : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (figureFormats().empty()) GTEST_SKIP() << "gnuplot is not installed";
+    RECURLAB_REQUIRE_OR_SKIP(figureFormats().empty() ? "gnuplot is not installed" : "");
   }
 };
 
@@ -137,7 +138,7 @@ std::string fileBytes(const std::string& path) {
 }
 
 TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
-  if (figureFormats().back().extension != "pdf") GTEST_SKIP() << "no pdfcairo";
+  RECURLAB_REQUIRE_OR_SKIP(figureFormats().back().extension != "pdf" ? "gnuplot has no pdfcairo terminal" : "");
   TempRoot first, second;
   renderFigure(logFigure(), first.path().string(), "curve", "2026-11-24T19:59:37Z");
   // cairo stamps the wall clock to the second: draw the second copy in a later second.

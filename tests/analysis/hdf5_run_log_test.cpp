@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -197,7 +198,7 @@ TEST(Hdf5RunLogTest, TableSurvivesManyAppendsAcrossChunks) {
 }
 
 TEST(Hdf5RunLogTest, H5dumpReadsTheFile) {
-  if (!testing::commandAvailable("h5dump")) GTEST_SKIP() << "h5dump not installed";
+  RECURLAB_REQUIRE_OR_SKIP(testing::commandAvailable("h5dump") ? "" : "h5dump not installed (hdf5-tools)");
   TempRoot tmp;
   const std::string path = tmp.file("log.h5");
   {

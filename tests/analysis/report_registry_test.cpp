@@ -8,8 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log/hdf5_run_log.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -160,7 +161,7 @@ TEST(ReportRegistryTest, VarianceKindIsRegisteredAndRendersFromTheLogAlone) {
     EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".tex"))) << table;
     EXPECT_TRUE(fs::exists(tmp.file(std::string(table) + ".csv"))) << table;
   }
-  if (figureFormats().empty()) GTEST_SKIP() << "gnuplot not available: figures not checked";
+  RECURLAB_REQUIRE_OR_SKIP(figureFormats().empty() ? "gnuplot not available: figures not checked" : "");
   const std::string vector_ext = figureFormats().back().extension;
   for (const char* stem : {"variance_iid", "variance_depth", "variance_glu"}) {
     EXPECT_GT(fs::file_size(tmp.file(std::string(stem) + ".png")), 1000u) << stem;

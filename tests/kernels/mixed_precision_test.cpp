@@ -1,7 +1,8 @@
 // The fused ops under CPU autocast (--precision bf16): a bfloat16 U beside float32 weights is
 // up-cast to float32 at the op's entry and the outputs cast back to bfloat16, so the result is
 // the float32 op on the same values, rounded once; gradients reach every input in its own
-// dtype. Without autocast a mixed call is still the checks' error.
+// dtype, with the float32 op's values (U's rounded once). Without autocast a mixed call is
+// still the checks' error.
 #include "kernels/mixed_precision.h"
 
 #include <ATen/autocast_mode.h>
@@ -34,8 +35,12 @@ TEST(MixedPrecision, SruUnderCpuAutocastIsTheFloatOpRoundedOnce) {
   const auto u = torch::randn({L, B, 4 * d}).to(torch::kBFloat16).requires_grad_();
   const auto weight_c = torch::randn({2 * d}).requires_grad_();
   const auto bias = torch::randn({2 * d}).requires_grad_();
-  const auto reference = sruRecurrence(u.detach().to(torch::kFloat), {}, weight_c.detach(),
-                                       bias.detach(), {}, {}, {}, opt);
+  // The float op on the same values, with its own leaves: its gradients are the reference.
+  const auto u_float = u.detach().to(torch::kFloat).requires_grad_();
+  const auto weight_c_float = weight_c.detach().clone().requires_grad_();
+  const auto bias_float = bias.detach().clone().requires_grad_();
+  const auto reference =
+      sruRecurrence(u_float, {}, weight_c_float, bias_float, {}, {}, {}, opt);
   std::vector<at::Tensor> out;
   {
     CpuBf16Autocast autocast;
@@ -46,12 +51,21 @@ TEST(MixedPrecision, SruUnderCpuAutocastIsTheFloatOpRoundedOnce) {
     EXPECT_EQ(out[i].scalar_type(), torch::kBFloat16) << i;
     EXPECT_TRUE(torch::equal(out[i], reference[i].to(torch::kBFloat16))) << i;
   }
+  // The same output gradient (ones, exact in bfloat16) reaches the float op: its gradients come
+  // back as the float op's, U's rounded once to bfloat16, the float weights' exactly.
   out[0].to(torch::kFloat).sum().backward();
+  reference[0].sum().backward();
   ASSERT_TRUE(u.grad().defined());
   EXPECT_EQ(u.grad().scalar_type(), torch::kBFloat16);
+  EXPECT_TRUE(torch::equal(u.grad(), u_float.grad().to(torch::kBFloat16)))
+      << u.grad() << " vs " << u_float.grad();
   ASSERT_TRUE(weight_c.grad().defined());
   EXPECT_EQ(weight_c.grad().scalar_type(), torch::kFloat);
-  EXPECT_TRUE(bias.grad().defined());
+  EXPECT_TRUE(torch::equal(weight_c.grad(), weight_c_float.grad()))
+      << weight_c.grad() << " vs " << weight_c_float.grad();
+  ASSERT_TRUE(bias.grad().defined());
+  EXPECT_TRUE(torch::equal(bias.grad(), bias_float.grad()))
+      << bias.grad() << " vs " << bias_float.grad();
 }
 
 TEST(MixedPrecision, QrnnUnderCpuAutocastTakesABfloat16U) {

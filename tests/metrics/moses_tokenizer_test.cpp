@@ -10,6 +10,7 @@
 
 #include "metrics/corpus_bleu.h"
 #include "metrics/unicode_text.h"
+#include "tests/support/required.h"
 
 using namespace recurlab::metrics;
 
@@ -78,7 +79,7 @@ TEST(MosesTokenizer, Multi30kTest2016GermanReferenceHasThePublishedTokenCount) {
   // Moses scripts; sacreBLEU's 13a on the raw text counts 12,106.
   std::filesystem::path path = "data/multi30k/test_2016_flickr.de.gz";
   if (!std::filesystem::exists(path)) path = "../shared/data/multi30k/test_2016_flickr.de.gz";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no Multi30k test2016 German file";
+  RECURLAB_REQUIRE_OR_SKIP(std::filesystem::exists(path) ? "" : "no Multi30k test2016 German file (scripts/get-data.sh multi30k)");
   gzFile file = gzopen(path.c_str(), "rb");
   ASSERT_NE(file, nullptr);
   std::vector<std::string> lines;

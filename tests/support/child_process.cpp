@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <stdexcept>
 #include <thread>
@@ -20,6 +21,29 @@ namespace {
 ChildResult resultOf(int status) {
   return {WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
           WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+// No test waits on a child for ever: runChild without a kill delay and runCommand kill a child
+// (its process group) still running after this long, saying so on stderr (a ChildResult then
+// reads killed, a CommandOutput exit code -1).
+constexpr int kChildTimeoutMs = 10 * 60 * 1000;
+
+// Waits up to `limit_ms` for the child `pid` (the leader of its process group), then kills the
+// group with SIGKILL and reaps it; `timed_out` says whether it had to.
+ChildResult waitOrKill(int pid, int limit_ms, bool& timed_out) {
+  bool finished = false;
+  const ChildResult early = waitChild(pid, limit_ms, finished);
+  timed_out = !finished;
+  if (finished) return early;
+  kill(-pid, SIGKILL);  // the whole group: its children (the analyzer) too
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return resultOf(status);
+}
+
+void reportTimeout(const std::string& program) {
+  std::cerr << program << " still ran after " << kChildTimeoutMs / 1000
+            << " s: killed (tests/support/child_process.cpp)" << std::endl;
 }
 
 }  // namespace
@@ -55,15 +79,11 @@ ChildResult runChild(const std::string& program, const std::vector<std::string>&
   std::vector<std::pair<std::string, std::string>> environment;
   if (!kill_at.empty()) environment.emplace_back("RECURLAB_KILL_AT", kill_at);
   const int pid = startChild(program, args, environment, output_file);
-  if (kill_after_ms >= 0) {
-    bool finished = false;
-    const ChildResult early = waitChild(pid, kill_after_ms, finished);
-    if (finished) return early;
-    kill(-pid, SIGKILL);  // the whole group: its children (the analyzer) too
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return resultOf(status);
+  bool timed_out = false;
+  const ChildResult r =
+      waitOrKill(pid, kill_after_ms >= 0 ? kill_after_ms : kChildTimeoutMs, timed_out);
+  if (timed_out && kill_after_ms < 0) reportTimeout(program);
+  return r;
 }
 
 ChildResult waitChild(int pid, int timeout_ms, bool& finished) {
@@ -88,6 +108,7 @@ CommandOutput runCommand(const std::string& program, const std::vector<std::stri
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    setpgid(0, 0);  // its own process group, killed whole past the time limit
     unsetenv("RECURLAB_KILL_AT");
     const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -100,13 +121,15 @@ CommandOutput runCommand(const std::string& program, const std::vector<std::stri
     execv(program.c_str(), argv.data());
     _exit(127);
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  setpgid(pid, pid);
+  bool timed_out = false;
+  const ChildResult r = waitOrKill(pid, kChildTimeoutMs, timed_out);
+  if (timed_out) reportTimeout(program);
   auto read = [](const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   };
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(out_file), read(err_file)};
+  return {timed_out ? -1 : r.exit_code, read(out_file), read(err_file)};
 }
 
 std::string siblingBinary(const std::string& name) {

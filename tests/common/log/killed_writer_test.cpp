@@ -3,8 +3,8 @@
 // fresh (no HDF5 cache shared with the writer), sees every row the writer had written, and a
 // resumed run appends to the same file. A writer churning groups, tables and removals is
 // killed at random moments and always leaves a whole log. Then the same through the harness:
-// a toy run killed right after an epoch row, read by another process, resumed to the result
-// of an uninterrupted run.
+// a toy run killed right after an epoch row, read by another process, resumed from its last
+// checkpoint to the result of an uninterrupted run.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -21,8 +21,9 @@
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/resume_trace.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -151,22 +152,27 @@ TEST(KilledLogWriter, HarnessRunKilledAfterAnEpochRowIsReadElsewhereAndResumes) 
   };
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
-  ASSERT_EQ(runChild(program, args(whole), "", -1, output).exit_code, 0) << "see " << output;
-  const auto r = runChild(program, args(killed), "epoch-row-written:2", -1, output);
-  ASSERT_TRUE(r.killed) << "see " << output;
+  recurlab::testing::ResumeTrace whole_trace(output), trace(output);
+  ASSERT_EQ(whole_trace.run(program, args(whole)).exit_code, 0) << whole_trace.describe(0);
+  const auto r = trace.run(program, args(killed), "epoch-row-written:2");
+  ASSERT_TRUE(r.killed) << trace.describe(0);
   const auto logs = runLogFiles(killed);
   ASSERT_EQ(logs.size(), 1u);
   EXPECT_EQ(rowsSeenByAnotherProcess(logs[0], "/toy/seeds/0/epochs", tmp.root), 2);
-  const auto last = runChild(program, args(killed), "", -1, output);
+  const auto last = trace.run(program, args(killed));
   ASSERT_FALSE(last.killed);
-  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+  ASSERT_EQ(last.exit_code, 0) << trace.describe(1);
   EXPECT_EQ(rowsSeenByAnotherProcess(logs[0], "/toy/seeds/0/epochs", tmp.root), 4);
   const auto expected = recurlab::testing::finishedUnits(whole);
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
-  // The resumed run started from the step-12 checkpoint (epoch 2), not from scratch.
+  // 8 steps an epoch, a checkpoint after step 4 of each and at its end: killed after epoch 2's
+  // row, before its end's checkpoint, the run resumed from the step-12 checkpoint (epoch 2),
+  // as its output and the log say.
   EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
-  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/toy/seeds/0"), 1);
+  recurlab::testing::expectResumesAfterKills(
+      trace, 0, {{"epoch-row-written:2", "epoch 2 batch 4 step 12"}});
+  EXPECT_EQ(recurlab::testing::resumePositions(killed).at("/toy/seeds/0"), "epoch 2 step 12");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/runtime/torch_build.h"
+#include "tests/support/required.h"
 
 namespace recurlab {
 namespace {
@@ -40,7 +41,7 @@ TEST(ComputeDevice, MalformedValuesAreNamed) {
 }
 
 TEST(ComputeDevice, ACudaRequestOnACpuOnlyLibTorchIsOneLineNamingIt) {
-  if (torchBuiltWithCuda()) GTEST_SKIP() << "this LibTorch has CUDA";
+  RECURLAB_SKIP_NOT_THIS_BUILD(torchBuiltWithCuda() ? "this LibTorch has CUDA" : "");
   for (const char* cuda : {"cuda", "cuda:0", "cuda:3"}) {
     const auto e = errorOf(cuda);
     EXPECT_NE(e.find("LibTorch " + torchVersion() + ", CPU-only"), std::string::npos) << e;

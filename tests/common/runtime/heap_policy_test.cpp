@@ -1,4 +1,5 @@
 #include "common/runtime/heap_policy.h"
+#include "tests/support/required.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -50,8 +51,9 @@ long faultsToTouch(size_t bytes) {
 
 TEST(HeapPolicy, AFreedLargeBlockIsReusedWithoutPageFaults) {
   // The test binary's main() ran retainFreedHeapMemory(), like every recurlab binary.
-  if (heapPolicy() != "retained")
-    GTEST_SKIP() << "heap policy here is '" << heapPolicy() << "' (set by the environment)";
+  RECURLAB_REQUIRE_OR_SKIP(heapPolicy() == "retained"
+                               ? ""
+                               : "heap policy here is '" + heapPolicy() + "' (set by the environment)");
   // Past glibc's largest mmap threshold (32 MiB) and the 64 MiB the heap top grows by.
   constexpr size_t kBytes = size_t{96} << 20;
   faultsToTouch(kBytes);                       // the first touch pages it in

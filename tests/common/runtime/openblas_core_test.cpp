@@ -1,5 +1,6 @@
 #include "common/runtime/openblas_core.h"
 #include "common/runtime/torch_build.h"
+#include "tests/support/required.h"
 
 #include <gtest/gtest.h>
 
@@ -11,17 +12,18 @@ TEST(OpenBlasCore, FixedCoreIsNotTheGenericFallbackOnAvxMachines) {
   // Debian's LibTorch calls whatever libblas is installed ("generic"), which must be OpenBLAS;
   // PyTorch's wheels (the LibTorch of GPU machines) bring MKL: nothing to fix there.
   const std::string blas = torchBlasLibrary();
-  if (blas != "generic" && blas != "open")
-    GTEST_SKIP() << "LibTorch " << torchVersion() << " is built with BLAS '" << torchBlasLibrary()
-                 << "', not OpenBLAS";
+  RECURLAB_SKIP_NOT_THIS_BUILD(blas == "generic" || blas == "open"
+                                   ? ""
+                                   : "LibTorch " + torchVersion() + " is built with BLAS '" +
+                                         blas + "', not OpenBLAS");
   const std::string core = openBlasCoreName();
   ASSERT_NE(core, "unavailable") << "LibTorch is not using OpenBLAS (libopenblas0-pthread)";
-  if (preferredOpenBlasCore().empty()) GTEST_SKIP() << "CPU has neither AVX2 nor AVX-512";
+  RECURLAB_SKIP_NOT_THIS_BUILD(preferredOpenBlasCore().empty() ? "CPU has neither AVX2 nor AVX-512" : "");
   EXPECT_FALSE(isGenericOpenBlasCore(core)) << "OpenBLAS still runs its generic core " << core;
 }
 
 TEST(OpenBlasCore, ThreadsSetAreThreadsRead) {
-  if (openBlasThreads() == 0) GTEST_SKIP() << "the BLAS is not OpenBLAS";
+  RECURLAB_SKIP_NOT_THIS_BUILD(openBlasThreads() == 0 ? "the BLAS is not OpenBLAS" : "");
   const int before = openBlasThreads();
   setOpenBlasThreads(2);
   EXPECT_EQ(openBlasThreads(), 2);

@@ -13,6 +13,7 @@
 #include "common/runtime/openblas_core.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -42,7 +43,7 @@ bool userKeepsLibraryWaits() {
 class BlasThreads : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (openBlasThreads() == 0) GTEST_SKIP() << "the BLAS is not OpenBLAS";
+    RECURLAB_SKIP_NOT_THIS_BUILD(openBlasThreads() == 0 ? "the BLAS is not OpenBLAS" : "");
   }
   recurlab::testing::TempRoot tmp{"recurlab_blas_threads"};
   std::string output() const { return (tmp.root / "children.txt").string(); }

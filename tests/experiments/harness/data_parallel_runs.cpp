@@ -49,11 +49,18 @@ void expectEpochsNear(const UntimedEpochs& one_process, const UntimedEpochs& two
 void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::string> args,
                                   const std::string& kill_at, const std::string& output_file,
                                   int limit_ms) {
+  ResumeTrace trace(output_file);
+  expectKilledRankEndsTheOther(trace, program, std::move(args), kill_at, limit_ms);
+}
+
+void expectKilledRankEndsTheOther(ResumeTrace& trace, const std::string& program,
+                                  std::vector<std::string> args, const std::string& kill_at,
+                                  int limit_ms) {
   for (const char* a : {"--nproc-per-node", "2"}) args.push_back(a);
   setenv("RECURLAB_KILL_RANK", "1", 1);  // inherited by the launcher and its ranks
-  const auto r = runChild(program, args, kill_at, limit_ms, output_file);
+  const auto r = trace.run(program, args, kill_at, limit_ms);
   unsetenv("RECURLAB_KILL_RANK");
-  const std::string said = fileText(output_file);
+  const std::string said = trace.outputOf(trace.runs() - 1);
   ASSERT_FALSE(r.killed) << "still running " << limit_ms / 1000 << " s after rank 1 was killed "
                          << "at " << kill_at << ": " << said;
   EXPECT_EQ(r.exit_code, 2) << said;
@@ -94,17 +101,29 @@ void TaskRuns::runOnce(const std::string& out, int ranks) const {
 }
 
 bool TaskRuns::killRankOneThenResume(const std::string& kill_at, const std::string& group) const {
-  expectKilledRankEndsTheOther(program_, args("killed", 1), kill_at, output("killed"));
+  ResumeTrace trace(output("killed"));
+  expectKilledRankEndsTheOther(trace, program_, args("killed", 1), kill_at);
   bool finished = false;
   [&] {
-    const auto r = runChild(program_, args("killed", 2), "", 300000, output("resumed"));
-    ASSERT_FALSE(r.killed) << "the resumed run hung: " << fileText(output("resumed"));
-    ASSERT_EQ(r.exit_code, 0) << fileText(output("resumed"));
+    const auto r = trace.run(program_, args("killed", 2), "", 300000);
+    ASSERT_FALSE(r.killed) << "the resumed run hung: " << trace.describe(1);
+    ASSERT_EQ(r.exit_code, 0) << trace.describe(1);
     finished = true;
   }();
   if (!finished) return false;
   EXPECT_EQ(finishedUnits(folder("killed")), finishedUnits(folder("two")));
   EXPECT_EQ(resumedUnits(folder("killed")).at(group), 1);
+  // Both ranks went on from their own last checkpoint before the kill.
+  const auto last = trace.lastCheckpointsUpTo(0);
+  for (const std::string rank : {" rank 0", " rank 1"}) {
+    const auto it = last.find(group + rank);
+    if (it == last.end()) {
+      ADD_FAILURE() << "no checkpoint of" << rank << " before the kill: " << trace.describe(0);
+      continue;
+    }
+    EXPECT_EQ(trace.resumesOf(1)[group + rank], it->second) << trace.describe(1);
+  }
+  EXPECT_TRUE(trace.everyResumeFromTheLastCheckpoint());
   return true;
 }
 

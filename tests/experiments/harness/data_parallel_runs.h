@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
+#include "tests/support/resume_trace.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::testing {
 
@@ -36,6 +38,10 @@ void expectEpochsNear(const UntimedEpochs& one_process, const UntimedEpochs& two
 void expectKilledRankEndsTheOther(const std::string& program, std::vector<std::string> args,
                                   const std::string& kill_at, const std::string& output_file,
                                   int limit_ms = 120000);
+// The same as a run of `trace` (its output file), which then holds the killed run.
+void expectKilledRankEndsTheOther(ResumeTrace& trace, const std::string& program,
+                                  std::vector<std::string> args, const std::string& kill_at,
+                                  int limit_ms = 120000);
 
 // The runs of one task's binary in a temporary folder: run folder <root>/<out>, its output
 // (all processes) in <root>/<out>.txt, started with --config <root>/config.json, the task's
@@ -51,9 +57,9 @@ class TaskRuns {
   // The uninterrupted run into `out` on `ranks` processes, unless it already finished.
   void runOnce(const std::string& out, int ranks) const;
   // Kills rank 1 of a two-rank run into "killed" at `kill_at` (expectKilledRankEndsTheOther),
-  // runs it again on two ranks and expects the units of the uninterrupted run "two", unit
-  // `group` resumed from its checkpoint once. False when the run started again hung or failed
-  // (reported as a failure).
+  // runs it again on two ranks and expects the units of the uninterrupted run "two", and every
+  // rank of unit `group` resumed from the last checkpoint it put in place before the kill
+  // (resume_trace.h). False when the run started again hung or failed (reported as a failure).
   bool killRankOneThenResume(const std::string& kill_at, const std::string& group) const;
 
   // Between --config and --out: e.g. --data-dir.
@@ -73,7 +79,7 @@ template <typename Suite>
 class DataParallelRuns : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (const std::string why = Suite::skipReason(); !why.empty()) GTEST_SKIP() << why;
+    RECURLAB_REQUIRE_OR_SKIP(Suite::skipReason());
     const std::string binary = siblingBinary(Suite::kProgram);
     ASSERT_TRUE(std::filesystem::exists(binary)) << binary << " is not built";
     if (runs_ != nullptr) return;

@@ -1,14 +1,14 @@
 // Resume after real kills: a child process is killed with SIGKILL (no destructor runs, the
 // log is not closed) at chosen points (mid-epoch, between writing a checkpoint and putting it
 // in place, between the log row and the checkpoint, between units) and at random times, then
-// run again until it finishes; the result must equal an uninterrupted run's, and the run that
-// finished a killed unit must have started from its checkpoint (resumed_from_checkpoint).
+// run again until it finishes; the result must equal an uninterrupted run's (bit for bit), and
+// every run after a kill must have gone on from the last checkpoint put in place before the
+// kill (tests/support/resume_trace.h).
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -19,82 +19,59 @@
 #include "experiments/harness/run_folder.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
-#include "tests/support/file_text.h"
+#include "tests/support/resume_trace.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::runChild;
-
+using recurlab::testing::ResumeTrace;
+using recurlab::testing::runWithChosenKills;
 using recurlab::testing::TempRoot;
 
-// The children's last lines, for a failure message: the file goes with the test's folder,
-// and on a CI machine the message is all that is left.
-std::string lastLinesOf(const std::string& output, size_t count = 12) {
-  std::istringstream in(recurlab::testing::fileText(output));
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::string text = output + ", last lines:";
-  for (size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
-    text += "\n  " + lines[i];
-  return text;
+// Runs `args` uninterrupted and returns how many checkpoints it announced.
+int checkpointsOfAWholeRun(const std::string& program, const std::vector<std::string>& args,
+                           const std::string& output) {
+  ResumeTrace trace(output);
+  const auto r = trace.run(program, args);
+  EXPECT_EQ(r.exit_code, 0) << trace.describe(0);
+  EXPECT_TRUE(trace.resumesOf(0).empty()) << trace.describe(0);
+  return trace.checkpointCountOf(0);
 }
 
-// Kills at each chosen point (each must be reached), then runs to the end.
-void runWithKills(const std::string& program, const std::vector<std::string>& args,
-                  const std::vector<std::string>& points, const std::string& output) {
-  for (const auto& point : points) {
-    const auto r = runChild(program, args, point, -1, output);
-    EXPECT_TRUE(r.killed) << "the child never reached kill point " << point << " (exit "
-                          << r.exit_code << "; see " << lastLinesOf(output) << ")";
-  }
-  const auto last = runChild(program, args, "", -1, output);
-  ASSERT_FALSE(last.killed);
-  ASSERT_EQ(last.exit_code, 0) << "see " << lastLinesOf(output);
-}
-
-// Runs `args` uninterrupted and returns its wall time in milliseconds.
-int timedRun(const std::string& program, const std::vector<std::string>& args,
-             const std::string& output) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto r = runChild(program, args, "", -1, output);
-  EXPECT_EQ(r.exit_code, 0) << "see " << lastLinesOf(output);
-  return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::steady_clock::now() - start)
-                              .count());
-}
-
-// Kills a fresh run `kills` times at random moments, then runs it to the end, and returns how
-// many kills hit. The first kill comes at 10-60% of `whole_ms` (an uninterrupted run's time)
-// into a fresh run in `out`. The machine may have got faster since `whole_ms` was measured
-// (ctest runs tests side by side), so a first kill that finds the run already done starts over
-// on a fresh folder with half the delay, until one hits; later kills may find the run done.
-int runWithRandomKills(const std::string& program, const std::vector<std::string>& args,
-                       const std::string& out, int kills, int whole_ms,
-                       const std::string& output) {
+// Kills a fresh run `kills` times at random moments of its training, then runs it to the end,
+// and returns how many kills were followed by a run that resumed (from where:
+// everyResumeFromTheLastCheckpoint). Each kill comes 0-20 ms after a random one of the first
+// half of the checkpoints an uninterrupted run announces (`whole_checkpoints`): during
+// training, not while LibTorch loads or the report is drawn. A first kill that finds the run
+// already done starts over on a fresh folder at an earlier checkpoint; later kills may find the
+// run done.
+int runWithRandomKills(ResumeTrace& trace, const std::string& program,
+                       const std::vector<std::string>& args, const std::string& out, int kills,
+                       int whole_checkpoints) {
   std::mt19937 rng(7);
-  int hits = 0;
   for (int k = 0; k < kills; ++k) {
-    const int lo = whole_ms / 10, span = std::max(1, whole_ms / 2);
-    int delay = lo + static_cast<int>(rng() % span);
+    const auto half = static_cast<unsigned>(std::max(1, whole_checkpoints / 2));
+    int after = 1 + static_cast<int>(rng() % half);
+    const int delay = static_cast<int>(rng() % 20);
     for (int attempt = 0;; ++attempt) {
-      const auto r = runChild(program, args, "", delay, output);
-      if (r.killed) {
-        ++hits;
-        break;
-      }
-      EXPECT_EQ(r.exit_code, 0) << "see " << lastLinesOf(output);
-      if (k > 0 || attempt == 8 || delay <= 1) break;
+      const auto r = trace.runKilledWhileTraining(program, args, after, delay);
+      if (r.killed) break;
+      EXPECT_EQ(r.exit_code, 0) << trace.describe(trace.runs() - 1);
+      if (k > 0 || attempt == 8 || after <= 1) break;
       fs::remove_all(out);
-      delay /= 2;
+      trace.clear();
+      after /= 2;
     }
   }
-  const auto last = runChild(program, args, "", -1, output);
+  const auto last = trace.run(program, args);
   EXPECT_FALSE(last.killed);
-  EXPECT_EQ(last.exit_code, 0) << "see " << lastLinesOf(output);
-  return hits;
+  EXPECT_EQ(last.exit_code, 0) << trace.describe(trace.runs() - 1);
+  EXPECT_TRUE(trace.everyResumeFromTheLastCheckpoint());
+  int proven = 0;  // kills followed by a resume (from where: checked above)
+  for (size_t r = 0; r + 1 < trace.runs(); ++r) proven += !trace.resumesOf(r + 1).empty();
+  return proven;
 }
 
 TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
@@ -126,20 +103,26 @@ TEST(KillResume, ClassificationSurvivesSigkillAtChosenAndRandomPoints) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   const std::string random = (tmp.root / "random").string();
-  const int whole_ms = timedRun(program, args(whole), output);
-  runWithKills(program, args(killed),
-               {"train-step:5", "checkpoint-written:3", "epoch-row-written:2", "unit-finished:1",
-                "train-step:9", "epoch-end:2"},
-               output);
+  const int whole_checkpoints =
+      checkpointsOfAWholeRun(program, args(whole), output);
+  // Each kill's next run goes on from the last checkpoint put in place before it; the kill
+  // after unit 0 finished is followed by a run that starts unit 1. Unit 0 has 6 steps an
+  // epoch, a checkpoint after steps 2 and 4 and at the epoch's end; the first kill comes after
+  // epoch 1's `last` is in place, before its copy to `best` (the 4th checkpoint written): the
+  // run after it must make that copy again (the unit keeps its best model).
+  ResumeTrace killed_trace(output), random_trace(output);
+  runWithChosenKills(killed_trace, program, args(killed),
+                     {{"checkpoint-written:4", "epoch 2 batch 0 step 6"},
+                      {"train-step:5", "epoch 2 batch 4 step 10"}, {"checkpoint-written:3"},
+                      {"epoch-row-written:2"}, {"unit-finished:1", "", false}, {"train-step:9"},
+                      {"epoch-end:2"}});
   const auto expected = recurlab::testing::finishedUnits(whole);
   EXPECT_EQ(expected.size(), 4u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
-  // The first kill (step 5, after the checkpoint of step 4) left unit 0 mid-epoch: the run
-  // that finished it started from its checkpoint, not from scratch.
   EXPECT_EQ(recurlab::testing::resumedUnitCount(whole), 0);
-  EXPECT_GE(recurlab::testing::resumedUnitCount(killed), 1);
-  EXPECT_GE(runWithRandomKills(program, args(random), random, 3, whole_ms, output), 1)
-      << "no random kill hit a running child";
+  EXPECT_GE(
+      runWithRandomKills(random_trace, program, args(random), random, 3, whole_checkpoints), 1)
+      << "no random kill hit a running child after a checkpoint";
   EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
 }
 
@@ -156,19 +139,26 @@ TEST(KillResume, CheckpointedLongUnitResumesBitIdentically) {
   const std::string output = (tmp.root / "children.txt").string();
   const std::string whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   const std::string random = (tmp.root / "random").string();
-  const int whole_ms = timedRun(program, args(whole), output);
-  runWithKills(program, args(killed),
-               {"train-step:40", "checkpoint-written:2", "epoch-row-written:1", "train-step:150",
-                "epoch-end:1"},
-               output);
+  const int whole_checkpoints =
+      checkpointsOfAWholeRun(program, args(whole), output);
+  // 128 steps an epoch, a checkpoint every 16 steps inside it and one at its end; a kill point
+  // counts from 1 in each process, which starts at its predecessor's last checkpoint.
+  ResumeTrace killed_trace(output), random_trace(output);
+  runWithChosenKills(killed_trace, program, args(killed),
+                     {{"train-step:40", "epoch 1 batch 32 step 32"},
+                      {"checkpoint-written:2", "epoch 1 batch 48 step 48"},
+                      {"epoch-row-written:1", "epoch 1 batch 112 step 112"},
+                      {"train-step:150", "epoch 3 batch 0 step 256"},
+                      {"epoch-end:1", "epoch 4 batch 0 step 384"}});
   const auto expected = recurlab::testing::finishedUnits(whole);
   ASSERT_EQ(expected.size(), 1u);
   EXPECT_EQ(recurlab::testing::finishedUnits(killed), expected);
-  // The one unit was finished by a run that started from its checkpoint.
+  // The log holds where the finishing run went on from, as its output said.
   EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/toy/seeds/0"), 0);
-  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/toy/seeds/0"), 1);
-  EXPECT_GE(runWithRandomKills(program, args(random), random, 3, whole_ms, output), 1)
-      << "no random kill hit a running child";
+  EXPECT_EQ(recurlab::testing::resumePositions(killed).at("/toy/seeds/0"), "epoch 4 step 384");
+  EXPECT_GE(
+      runWithRandomKills(random_trace, program, args(random), random, 3, whole_checkpoints), 1)
+      << "no random kill hit a running child after a checkpoint";
   EXPECT_EQ(recurlab::testing::finishedUnits(random), expected);
   // The final weights, bit for bit.
   torch::serialize::InputArchive a, b;

@@ -57,6 +57,16 @@ std::map<std::string, int64_t> resumedUnits(const std::string& folder) {
   return units;
 }
 
+std::map<std::string, std::string> resumePositions(const std::string& folder) {
+  std::map<std::string, std::string> units;
+  forEachUnit(folder, [&](const Hdf5RunLog& log, const std::string& p) {
+    if (log.attribute(p, "resumed_from_epoch"))
+      units[p] = "epoch " + std::to_string(log.intAttribute(p, "resumed_from_epoch")) + " step " +
+                 std::to_string(log.intAttribute(p, "resumed_from_step"));
+  });
+  return units;
+}
+
 int64_t resumedUnitCount(const std::string& folder) {
   int64_t total = 0;
   for (const auto& [group, count] : resumedUnits(folder)) total += count;

@@ -15,6 +15,10 @@ std::map<std::string, std::string> finishedUnits(const std::string& folder);
 // that has one (1: the run that finished it started from the unit's checkpoint).
 std::map<std::string, int64_t> resumedUnits(const std::string& folder);
 
+// group -> "epoch E step S": where the run that finished the unit went on from (its
+// resumed_from_epoch and resumed_from_step; "epoch 0 step 0" when it did not resume).
+std::map<std::string, std::string> resumePositions(const std::string& folder);
+
 // The sum of resumedUnits(folder).
 int64_t resumedUnitCount(const std::string& folder);
 

@@ -17,8 +17,9 @@
 #include "experiments/training/data_parallel.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -122,7 +123,7 @@ TEST(DataParallel, BackendFollowsTheDeviceAndAMissingOneIsAOneLineError) {
   EXPECT_EQ(dataParallelBackend("cpu"), "gloo");
   EXPECT_EQ(dataParallelBackend("cuda"), "nccl");
   EXPECT_EQ(dataParallelBackend("cuda:1"), "nccl");
-  if (dataParallelBackendBuilt("nccl")) GTEST_SKIP() << "this LibTorch has NCCL";
+  RECURLAB_SKIP_NOT_THIS_BUILD(dataParallelBackendBuilt("nccl") ? "this LibTorch has NCCL" : "");
   DataParallelOptions o;
   o.world_size = 2;
   o.backend = "nccl";

@@ -17,8 +17,9 @@
 #include "experiments/harness/experiment_command_line.h"
 #include "tests/experiments/harness/run_log_summary.h"
 #include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
+#include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
@@ -92,7 +93,7 @@ TEST(ExecutionOptions, RunConfigRecordsAPrecisionOtherThanFp32) {
 }
 
 TEST(ExecutionOptions, EveryTaskDriverRefusesCudaOnACpuOnlyLibTorchInOneLine) {
-  if (torchBuiltWithCuda()) GTEST_SKIP() << "this LibTorch has CUDA";
+  RECURLAB_SKIP_NOT_THIS_BUILD(torchBuiltWithCuda() ? "this LibTorch has CUDA" : "");
   recurlab::testing::TempRoot tmp("recurlab_device_refusal");
   for (const std::string task : {"classification", "mt", "lm", "qa"}) {
     const std::string program = recurlab::testing::siblingBinary("recurlab_" + task);
@@ -127,7 +128,7 @@ TEST(ExecutionOptions, EveryTaskDriverRefusesCudaOnACpuOnlyLibTorchInOneLine) {
 // so a CUDA request on a CPU-only LibTorch is the training run's line, before the model is
 // opened (the folder named does not exist).
 TEST(ExecutionOptions, EveryModelCommandRefusesCudaOnACpuOnlyLibTorchWithTheTrainingLine) {
-  if (torchBuiltWithCuda()) GTEST_SKIP() << "this LibTorch has CUDA";
+  RECURLAB_SKIP_NOT_THIS_BUILD(torchBuiltWithCuda() ? "this LibTorch has CUDA" : "");
   recurlab::testing::TempRoot tmp("recurlab_command_device_refusal");
   const std::string output = (tmp.root / "said.txt").string();
   // What follows "error: " on the one error line of `program args`.

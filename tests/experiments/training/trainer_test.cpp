@@ -12,6 +12,7 @@
 #include "common/json_options.h"
 #include "experiments/search/seed_sequence.h"
 #include "experiments/training/learning_rate_schedule.h"
+#include "experiments/training/optimizer_state_io.h"
 #include "experiments/training/sparse_row_optimizer.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/toy_regression.h"
@@ -154,6 +155,32 @@ TEST(LearningRateSchedule, NoamAndInverseSqrtWarmUpThenDecay) {
   EXPECT_FALSE(stepwiseSchedule(o));
 }
 
+// A kill after an improved epoch's `last` is in place and before its copy to `best` (or to
+// epoch-<k>) leaves the copy missing; the run that resumes from that epoch's end makes it again
+// (else a unit whose later epochs do not improve has no best model to keep).
+TEST(Trainer, AResumeFromAnEpochEndMakesItsMissingCopiesAgain) {
+  recurlab::testing::TempRoot f("recurlab_trainer");
+  OptimizerOptions opt;
+  opt.lr = 0.01;
+  TrainerOptions loop;
+  loop.max_epochs = 1;
+  loop.keep_last_epochs = 2;
+  Hdf5RunLog log(f.file("copies.h5"), Hdf5RunLog::Mode::Create);
+  const CheckpointStore store((f.root / "ckpt").string());
+  auto first = freshModel();
+  const auto trained = train(*first, opt, loop, 5, {&log, "/a", store, "cfg", {}});
+  ASSERT_EQ(trained.best_epoch, 1);
+  ASSERT_TRUE(store.has("best") && store.has("epoch-1"));
+  store.remove("best");  // as if killed before the copies
+  store.remove("epoch-1");
+  auto again = freshModel();
+  const auto resumed = train(*again, opt, loop, 5, {&log, "/b", store, "cfg", {}});
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.epochs, 1);
+  EXPECT_TRUE(store.has("best")) << "the resumed run left the best epoch without its copy";
+  EXPECT_TRUE(store.has("epoch-1")) << "the resumed run left epoch 1 without its copy";
+}
+
 // The milestones schedule decays before its fixed epochs whatever the metric does, and a run
 // killed after a decay resumes at the decayed lr.
 TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
@@ -186,6 +213,16 @@ TEST(Trainer, MilestonesDecayBeforeTheirEpochsAndSurviveAResume) {
   EXPECT_EQ(log.readTable("/c/epochs").column("lr"), lr);
   const auto pa = whole_model->net->parameters(), pc = resumed_model->net->parameters();
   for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pc[i]));
+  // The optimizer's own learning rate, not the Trainer's logged copy: the Adam of the last
+  // checkpoint (written after epoch 6) steps at the twice-decayed rate.
+  torch::serialize::InputArchive checkpoint, optimizer_state;
+  checkpoint.load_from(store.path("last"));
+  checkpoint.read("optimizer", optimizer_state);
+  torch::optim::Adam adam(resumed_model->net->parameters(), torch::optim::AdamOptions(1.0));
+  loadOptimizerState(adam, optimizer_state);
+  ASSERT_FALSE(adam.param_groups().empty());
+  for (const auto& group : adam.param_groups())
+    EXPECT_DOUBLE_EQ(group.options().get_lr(), expected.back());
 }
 
 OptimizerOptions readOptimizer(const nlohmann::json& train) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/required.h"
 #include "tests/support/rounding_bound.h"
 
 namespace recurlab::testing {
@@ -33,7 +34,10 @@ inline std::string cudaSkipReason() {
 #define RECURLAB_REQUIRE_CUDA()                                          \
   do {                                                                   \
     const std::string recurlab_skip_reason = ::recurlab::testing::cudaSkipReason(); \
-    if (!recurlab_skip_reason.empty()) GTEST_SKIP() << recurlab_skip_reason;        \
+    if (!recurlab_skip_reason.empty()) {                                 \
+      ::recurlab::testing::announceSkip("no CUDA device", recurlab_skip_reason);      \
+      GTEST_SKIP() << recurlab_skip_reason;                              \
+    }                                                                    \
   } while (0)
 
 // A leaf on `device` with `dtype` holding t's values (undefined stays undefined).

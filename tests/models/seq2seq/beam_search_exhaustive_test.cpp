@@ -2,7 +2,8 @@
 // on the source and the prefix: every hypothesis up to the maximum length is enumerated and
 // scored with the GNMT length penalty; a beam at least as wide as the number of hypotheses
 // must return the argmax for each of several different sources decoded in one batch, and any
-// beam's result must carry its own exact log-probability and score.
+// beam's result must carry its own exact log-probability and score, and beams 2-5 must find
+// what a reference beam search (written out below over plain vectors) finds.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -219,6 +220,99 @@ TEST(BeamSearchExhaustive, AnyBeamReturnsAHypothesisWithItsExactScore) {
   one.max_length_b = 0;
   const auto beam1 = beamSearch(model, source, pad, one);
   for (size_t b = 0; b < kSources.size(); ++b) EXPECT_EQ(greedy[b].tokens, beam1[b].tokens) << b;
+}
+
+// The reference: beam search as the textbook has it, over plain vectors, with fairseq's two
+// conventions (beam_search.h): each step ranks every one-token extension of the K live
+// hypotheses by log-probability (only eos once a hypothesis holds max_length tokens); of the
+// best 2K, an eos among the best K finishes its hypothesis (scored log P / lp), the first K
+// others live on; a sentence ends with K finished hypotheses or no live one. The best finished
+// score wins, the earlier of equals.
+struct Live {
+  std::vector<int64_t> tokens;
+  double log_probability = 0;
+};
+struct Extension {
+  double log_probability;
+  size_t from;
+  int64_t token;
+};
+
+std::vector<Extension> rankedExtensions(const std::vector<int64_t>& source,
+                                        const std::vector<Live>& beams, bool only_eos) {
+  std::vector<Extension> all;
+  for (size_t k = 0; k < beams.size(); ++k) {
+    std::vector<double> logits = nextLogits(source, beams[k].tokens);
+    for (auto& x : logits) x = static_cast<double>(static_cast<float>(x));  // the model's floats
+    const std::vector<double> logp = logSoftmax(logits);
+    for (int64_t v = 0; v < kVocabulary; ++v)
+      if ((!only_eos || v == kIds.eos) && std::isfinite(logp[static_cast<size_t>(v)]))
+        all.push_back({beams[k].log_probability + logp[static_cast<size_t>(v)], k, v});
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Extension& a, const Extension& b) {
+    return a.log_probability > b.log_probability;
+  });
+  return all;
+}
+
+Hypothesis referenceBeamSearch(const std::vector<int64_t>& source, int64_t K, int64_t max_length,
+                               double alpha, bool fairseq) {
+  std::vector<Live> beams = {Live{}};
+  Hypothesis best;
+  best.score = best.log_probability = -std::numeric_limits<double>::infinity();
+  int64_t finished = 0;
+  for (int64_t t = 0; !beams.empty() && finished < K; ++t) {
+    const auto ranked = rankedExtensions(source, beams, t >= max_length);
+    std::vector<Live> next;
+    for (size_t r = 0; r < ranked.size() && r < static_cast<size_t>(2 * K); ++r) {
+      const Extension& e = ranked[r];
+      if (e.token != kIds.eos) {
+        if (static_cast<int64_t>(next.size()) == K) continue;
+        next.push_back({beams[e.from].tokens, e.log_probability});
+        next.back().tokens.push_back(e.token);
+        continue;
+      }
+      if (r >= static_cast<size_t>(K)) continue;
+      ++finished;
+      const double s = score(e.log_probability, beams[e.from].tokens.size(), alpha, fairseq);
+      if (s > best.score) best = {beams[e.from].tokens, s, e.log_probability};
+    }
+    beams = std::move(next);
+  }
+  return best;
+}
+
+// Beams 2 to 5 find what the reference finds, for every source and length penalty; a search
+// that fell back to greedy (or to any other rule) differs somewhere, which the test checks it
+// would see: the reference's choice is not greedy's everywhere.
+TEST(BeamSearchExhaustive, NarrowBeamsFindWhatTheReferenceBeamSearchFinds) {
+  SourceAwareModel model;
+  auto [source, pad] = batch();
+  const auto greedy = greedyDecode(model, source, pad, 0, 1.0);
+  int64_t not_greedy = 0;
+  for (int64_t beam : {2, 3, 4, 5})
+    for (const auto& [alpha, fairseq] :
+         std::vector<std::pair<double, bool>>{{0.0, false}, {0.6, false}, {1.0, true}}) {
+      BeamSearchOptions o;
+      o.beam = beam;
+      o.alpha = alpha;
+      o.length_penalty = fairseq ? LengthPenalty::Fairseq : LengthPenalty::Gnmt;
+      o.max_length_a = 1.0;
+      o.max_length_b = 0;
+      const auto found = beamSearch(model, source, pad, o);
+      ASSERT_EQ(found.size(), kSources.size());
+      for (size_t b = 0; b < kSources.size(); ++b) {
+        SCOPED_TRACE("beam " + std::to_string(beam) + ", alpha " + std::to_string(alpha) +
+                     (fairseq ? " fairseq" : " gnmt") + ", source " + std::to_string(b));
+        const Hypothesis want = referenceBeamSearch(
+            kSources[b], beam, static_cast<int64_t>(kSources[b].size()), alpha, fairseq);
+        EXPECT_EQ(found[b].tokens, want.tokens);
+        EXPECT_NEAR(found[b].score, want.score, 1e-9);
+        EXPECT_NEAR(found[b].log_probability, want.log_probability, 1e-9);
+        not_greedy += want.tokens != greedy[b].tokens;
+      }
+    }
+  EXPECT_GT(not_greedy, 0) << "the reference never differs from greedy: the test sees no search";
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST(ClassifierPrecision, Bf16StaysWithinFivePercentOfFp32) {
     return std::make_unique<ClassifierTraining>(models::TextClassifier(o, encoder), data, 8, 4);
   };
   OptimizerOptions opt;
-  opt.lr = 0.01;
+  opt.lr = 0.05;  // fp32 moves by several times the tolerance within the 3 epochs
   TrainerOptions loop;
   loop.max_epochs = 3;
   recurlab::testing::expectBf16Near(recurlab::testing::trainInBothPrecisions(make, opt, loop, 4),

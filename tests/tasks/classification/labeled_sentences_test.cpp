@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tasks/classification/classification_datasets.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -33,7 +34,7 @@ std::string errorOf(const std::string& path, EmptySentencePolicy policy, int num
 }
 
 TEST(LabeledSentences, ReadsRealFilesWithTheirKnownSizes) {
-  if (!fs::exists(kShared + "/classification/rt-polarity.all")) GTEST_SKIP() << "no ../shared/data";
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(kShared + "/classification/rt-polarity.all") ? "" : "no " + kShared + "/classification");
   const auto mr = readLabeledSentences(kShared + "/classification/rt-polarity.all", 2);
   EXPECT_EQ(mr.examples.size(), 10662u);  // Kim (2014) Table 1: MR has 10662 sentences
   EXPECT_TRUE(mr.warnings.empty());
@@ -111,7 +112,7 @@ TEST(LabeledSentences, ByteOrderMarkCrlfAndBlankLinesReadLikeAPlainFile) {
 
 TEST(LabeledSentences, RealFileWithByteOrderMarkAndCrlfReadsTheSame) {
   const std::string trec = kShared + "/classification/TREC.test.all";
-  if (!fs::exists(trec)) GTEST_SKIP() << "no ../shared/data";
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(trec) ? "" : "no " + trec);
   std::ifstream in(trec, std::ios::binary);
   std::string converted = "\xEF\xBB\xBF", line;
   while (std::getline(in, line)) converted += line + "\r\n\r\n";
@@ -126,7 +127,7 @@ TEST(LabeledSentences, RealFileWithByteOrderMarkAndCrlfReadsTheSame) {
 }
 
 TEST(ClassificationDatasets, EveryRealDatasetUsesExactlyItsKnownClasses) {
-  if (!fs::exists(kShared + "/classification/rt-polarity.all")) GTEST_SKIP() << "no ../shared/data";
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(kShared + "/classification/rt-polarity.all") ? "" : "no " + kShared + "/classification");
   for (const auto& spec : classificationDatasets()) {
     // Every dataset is in the shared data: a missing file is a failure, not a skip.
     const auto path = classificationDatasetPaths(kShared, spec)[0];

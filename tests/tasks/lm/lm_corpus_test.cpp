@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
@@ -100,7 +101,7 @@ TEST(LmCorpus, RealPtbFilesHaveTheReferenceCounts) {
   std::string dir;
   for (const char* d : {"data/ptb", "../shared/data/ptb"})
     if (dir.empty() && fs::exists(std::string(d) + "/ptb.char.train.txt")) dir = d;
-  if (dir.empty()) GTEST_SKIP() << "run scripts/get-data.sh ptb";
+  RECURLAB_REQUIRE_OR_SKIP(dir.empty() ? "no PTB data (scripts/get-data.sh ptb)" : "");
   LmCorpusFiles chars{LmCorpusFormat::Words, dir + "/ptb.char.train.txt",
                       dir + "/ptb.char.valid.txt", dir + "/ptb.char.test.txt", 0};
   const auto c = loadLmCorpus(chars);

@@ -23,6 +23,7 @@
 #include "tasks/lm/lm_kept_model.h"
 #include "tasks/lm/lm_task.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
+#include "tests/support/child_process.h"
 #include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
 
@@ -191,9 +192,8 @@ TEST(LmInitFrom, RefusesAModelOfAnotherVocabularyFormatOrWidthNamingTheFile) {
                 k.temp.root.string() + "/manifest.json: missing");
 }
 
-// A wrong init_from stops the run before its first unit, not when its own unit starts after
-// the others have trained for hours.
-TEST(LmInitFrom, TheRunChecksEveryInitFromBeforeAnyUnitTrains) {
+// The run's data check (LmTask::checkData) refuses every wrong init_from, naming it.
+TEST(LmInitFrom, TheDataCheckRefusesEveryWrongInitFrom) {
   auto& k = kept();
   const fs::path& root = k.temp.root;
   auto config = toyConfig(root, kSru, 0.01, 1);
@@ -212,6 +212,35 @@ TEST(LmInitFrom, TheRunChecksEveryInitFromBeforeAnyUnitTrains) {
   LmTask other_format(LmConfig::fromJson(config), root.string());
   expectRefused([&] { other_format.checkData(); },
                 "models.sru.init_from: " + k.model_dir + "/config.json: a model of chars, this corpus is read as words");
+}
+
+// A wrong init_from stops the run before its first unit, not when its own unit starts after
+// the others have trained for hours: recurlab_lm with two units, the first ("lstm") fine and the
+// second ("sru") pointing at a folder without a kept model, ends with the error before the
+// first unit trained (no checkpoint, no epoch, no unit in the log).
+TEST(LmInitFrom, TheRunChecksEveryInitFromBeforeAnyUnitTrains) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_lm");
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
+  auto& k = kept();
+  recurlab::testing::TempRoot tmp("recurlab_lm_init_order");
+  auto config = toyConfig(k.temp.root, kSru, 0.01, 1);
+  config["experiment"] = "lm";
+  config["models"]["lstm"] = {{"encoder", "lstm"}, {"config", {{"layers", 1}, {"hidden", 8}}}};
+  config["models"]["sru"]["init_from"] = tmp.root.string();  // a folder, but no kept model
+  std::ofstream(tmp.root / "config.json") << config.dump();
+  const fs::path out = tmp.root / "run";
+  const auto r = recurlab::testing::runCommand(
+      program, {"--config", (tmp.root / "config.json").string(), "--threads", "1", "--out",
+                out.string()},
+      tmp.root.string());
+  const std::string said = r.out + r.err;
+  EXPECT_NE(r.exit_code, 0) << said;
+  EXPECT_NE(said.find("models.sru.init_from: " + tmp.root.string() + "/manifest.json: missing"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("checkpoint: "), std::string::npos) << "a unit trained first: " << said;
+  EXPECT_EQ(said.find("epoch 1/"), std::string::npos) << "a unit trained first: " << said;
+  EXPECT_FALSE(fs::exists(out / "checkpoints")) << "a unit trained first: " << said;
 }
 
 }  // namespace

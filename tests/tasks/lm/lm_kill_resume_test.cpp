@@ -1,7 +1,8 @@
 // recurlab_lm killed with SIGKILL inside an epoch (after a mid-epoch checkpoint) and while
 // writing a checkpoint, and run again, ends with the same log as an uninterrupted run: the
 // carried BPTT state is restored with the checkpoint, not restarted from zeros (a cold restart
-// changes the losses), and the finishing run says it started from the checkpoint.
+// changes the losses), and each run after a kill went on from the last checkpoint put in place
+// before it (tests/support/resume_trace.h).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,14 +13,13 @@
 
 #include "common/log/hdf5_run_log.h"
 #include "tests/experiments/harness/run_log_summary.h"
-#include "tests/support/child_process.h"
+#include "tests/support/resume_trace.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using recurlab::testing::runChild;
 
 TEST(LmKillResume, SigkillMidEpochResumesToTheUninterruptedResult) {
   const std::string program = recurlab::testing::siblingBinary("recurlab_lm");
@@ -47,24 +47,24 @@ TEST(LmKillResume, SigkillMidEpochResumesToTheUninterruptedResult) {
                                     "--out", (root / out).string()};
   };
   const std::string output = (root / "output.txt").string();
-  const auto whole = runChild(program, args("whole"), "", -1, output);
-  ASSERT_EQ(whole.exit_code, 0) << "see " << output;
+  recurlab::testing::ResumeTrace whole_trace(output), trace(output);
+  const auto whole = whole_trace.run(program, args("whole"));
+  ASSERT_EQ(whole.exit_code, 0) << whole_trace.describe(0);
+  EXPECT_TRUE(whole_trace.resumesOf(0).empty()) << whole_trace.describe(0);
   // Killed at step 8 of epoch 1, after the checkpoint of step 6; then, resumed from it,
   // between writing the step-12 checkpoint and putting it in place (step 9's is in place).
-  for (const char* point : {"train-step:8", "checkpoint-written:2"}) {
-    const auto killed = runChild(program, args("killed"), point, -1, output);
-    ASSERT_TRUE(killed.killed) << point << " never reached; see " << output;
-  }
-  const auto resumed = runChild(program, args("killed"), "", -1, output);
-  ASSERT_EQ(resumed.exit_code, 0) << "see " << output;
+  recurlab::testing::runWithChosenKills(
+      trace, program, args("killed"),
+      {{"train-step:8", "epoch 1 batch 6 step 6"}, {"checkpoint-written:2", "epoch 1 batch 9 step 9"}});
   const auto a = recurlab::testing::finishedUnits((root / "whole").string());
   const auto b = recurlab::testing::finishedUnits((root / "killed").string());
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a, b);
-  // The resumed run started from the step-6 checkpoint, not from scratch (which, on a
-  // deterministic CPU, would give the same numbers).
+  // The log says where the finishing run went on from: the step-9 checkpoint.
   EXPECT_EQ(recurlab::testing::resumedUnitCount((root / "whole").string()), 0);
-  EXPECT_EQ(recurlab::testing::resumedUnitCount((root / "killed").string()), 1);
+  const auto positions = recurlab::testing::resumePositions((root / "killed").string());
+  ASSERT_EQ(positions.size(), 1u);
+  EXPECT_EQ(positions.begin()->second, "epoch 1 step 9");
 
   // The report against the log: summary.json carries the unit's epochs, parameters and its
   // best valid number: the lowest valid nats of the epochs table, in bits per character (or

@@ -36,7 +36,7 @@ TEST(LmPrecision, Bf16StaysWithinFivePercentOfFp32) {
                                           valid, test);
     };
     OptimizerOptions opt;
-    opt.lr = 0.01;
+    opt.lr = 0.05;  // fp32 moves by several times the tolerance within the 3 epochs
     TrainerOptions loop;
     loop.max_epochs = 3;
     SCOPED_TRACE(encoder);

@@ -4,13 +4,17 @@
 // Transformer-SRU trains within 5% of its fp32 training loss, epoch by epoch, and decodes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
-#include "common/runtime/thread_count.h"
 #include "common/log/hdf5_run_log.h"
+#include "common/runtime/thread_count.h"
 #include "tasks/mt/mt_task.h"
 #include "tests/support/in_process_run.h"
+#include "tests/support/op_inputs.h"
+#include "tests/support/precision_comparison.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -19,8 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-MtConfig tinyConfig() {
-  return MtConfig::fromJson(nlohmann::json::parse(R"({
+nlohmann::json tinyConfigJson() {
+  return nlohmann::json::parse(R"({
     "seed": 3,
     "data": {"train": ["train.en", "train.de"], "valid": ["valid.en", "valid.de"],
              "test": ["test.en", "test.de"], "max_length": 60},
@@ -31,34 +35,45 @@ MtConfig tinyConfig() {
     "models": {"tiny": {"model": "transformer_sru",
                         "config": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16,
                                    "heads": 2, "ffn_hidden": 16, "dropout": 0.1}}}
-  })"));
+  })");
 }
 
-std::vector<double> trainLosses(const fs::path& root, const std::string& precision) {
-  MtTask task(tinyConfig(), (root / "data").string());
-  std::vector<double> losses;
+// One precision's run through the task, as trainInBothPrecisions gives its numbers: the epochs'
+// losses, step 1's loss (a steps row every step) and the steps taken; in bf16 also what the
+// recurrences received.
+void trainIn(const fs::path& root, const std::string& precision,
+             recurlab::testing::PrecisionLosses& losses) {
+  nlohmann::json config = tinyConfigJson();
+  config["train"]["log_every_steps"] = 1;
+  MtTask task(MtConfig::fromJson(config), (root / "data").string());
+  const bool bf16 = precision == "bf16";
+  recurlab::testing::OpInputs recurrences(
+      {recurlab::testing::kRecurrenceOps[0], recurlab::testing::kRecurrenceOps[1]});
   recurlab::testing::trainInProcess(
       task, "mt", (root / precision).string(), 3,
       [&](const Hdf5RunLog& log) {
         EXPECT_EQ(log.stringAttribute("/tiny", "status"), "finished") << precision;
-        losses = log.readTable("/tiny/epochs").column("train_loss");
+        (bf16 ? losses.bf16 : losses.fp32) = log.readTable("/tiny/epochs").column("train_loss");
+        const auto steps = log.readTable("/tiny/steps").column("train_loss");
+        (bf16 ? losses.bf16_first_step : losses.fp32_first_step) = steps.empty() ? NAN : steps[0];
+        (bf16 ? losses.bf16_steps : losses.fp32_steps) = log.intAttribute("/tiny", "steps");
       },
       precision);
-  return losses;
+  if (!bf16) return;
+  losses.bf16_recurrence_calls = recurrences.callCount();
+  losses.bf16_recurrence_calls_not_float32 = recurrences.callsNotInFloat32();
 }
 
 TEST(MtPrecision, Bf16StaysWithinFivePercentOfFp32) {
-  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
-    GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   applyThreadCount(1);
   recurlab::testing::TempRoot tmp("recurlab_mt_precision");
   recurlab::testing::writeTinyMulti30k(tmp.root / "data", {120, 10, 6});
-  const auto fp32 = trainLosses(tmp.root, "fp32"), bf16 = trainLosses(tmp.root, "bf16");
-  ASSERT_EQ(fp32.size(), 3u);
-  ASSERT_EQ(bf16.size(), fp32.size());
-  for (size_t e = 0; e < fp32.size(); ++e)
-    EXPECT_NEAR(bf16[e], fp32[e], 0.05 * fp32[e]) << "epoch " << e + 1;
-  EXPECT_NE(bf16, fp32) << "bf16 computed exactly what fp32 did: no autocast?";
+  recurlab::testing::PrecisionLosses losses;
+  trainIn(tmp.root, "fp32", losses);
+  trainIn(tmp.root, "bf16", losses);
+  ASSERT_EQ(losses.fp32.size(), 3u);
+  recurlab::testing::expectBf16Near(losses, 0.05);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "common/log/hdf5_run_log.h"
 #include "tasks/mt/mt_task.h"
 #include "tests/support/in_process_run.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -41,8 +42,7 @@ void runOnce(const fs::path& root, const std::string& folder) {
 }  // namespace
 
 TEST(MtTask, TrainsDecodesAndLogsEverythingTheReportNeeds) {
-  if (const auto why = recurlab::testing::tinyMulti30kUnavailableReason(); !why.empty())
-    GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   recurlab::applyThreadCount(1);
   const auto root = writeSlices();
   runOnce(root, "a");

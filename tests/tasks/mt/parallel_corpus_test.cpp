@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
@@ -37,7 +38,7 @@ std::string errorOf(const std::string& a, const std::string& b,
 }  // namespace
 
 TEST(ParallelCorpus, ReadsTheRealGzippedMulti30kValidationSet) {
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(kMulti30k + "/val.en.gz") ? "" : "no " + kMulti30k + "/val.en.gz");
   const auto c = loadParallelCorpus(kMulti30k + "/val.en.gz", kMulti30k + "/val.de.gz");
   EXPECT_EQ(c.lines, 1014);
   EXPECT_EQ(c.empty_pairs, 0);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tasks/mt/parallel_corpus.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 
 namespace fs = std::filesystem;
@@ -45,8 +46,8 @@ fs::path tempDir() {
 }  // namespace
 
 TEST(SubwordModel, TrainsDeterministicallyWithFixedSpecialIds) {
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  RECURLAB_REQUIRE_OR_SKIP(SubwordModel::unavailableReason());
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(kMulti30k + "/val.en.gz") ? "" : "no " + kMulti30k + "/val.en.gz");
   const auto text = valText();
   const auto dir = tempDir();
   SubwordOptions options;
@@ -77,8 +78,8 @@ TEST(SubwordModel, TrainsDeterministicallyWithFixedSpecialIds) {
 }
 
 TEST(SubwordModel, ReusesAStoredModelAndRejectsAMismatchedOne) {
-  if (const auto why = SubwordModel::unavailableReason(); !why.empty()) GTEST_SKIP() << why;
-  if (!fs::exists(kMulti30k + "/val.en.gz")) GTEST_SKIP() << "no ../shared/data/multi30k";
+  RECURLAB_REQUIRE_OR_SKIP(SubwordModel::unavailableReason());
+  RECURLAB_REQUIRE_OR_SKIP(fs::exists(kMulti30k + "/val.en.gz") ? "" : "no " + kMulti30k + "/val.en.gz");
   const auto text = valText();
   const auto path = (tempDir() / "joint.model").string();
   SubwordOptions options;

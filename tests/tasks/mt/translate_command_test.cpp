@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/runtime/thread_count.h"
 #include "common/log/hdf5_run_log.h"
+#include "common/runtime/thread_count.h"
 #include "tasks/mt/mt_task.h"
 #include "tasks/mt/parallel_corpus.h"
 #include "tasks/mt/translate_command.h"
@@ -19,6 +19,7 @@
 #include "tests/experiments/kept_model/kept_model_test_support.h"
 #include "tests/support/child_process.h"
 #include "tests/support/in_process_run.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
 #include "tests/support/tiny_multi30k.h"
 
@@ -62,19 +63,13 @@ struct TrainedMt {
   }
 };
 
-bool available(std::string* why) {
-  *why = recurlab::testing::tinyMulti30kUnavailableReason();
-  return why->empty();
-}
-
 TrainedMt& trained() {
   static TrainedMt mt;
   return mt;
 }
 
 TEST(MtTranslate, KeptModelTranslatesTheTestSetAsTheRunDid) {
-  std::string why;
-  if (!available(&why)) GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   recurlab::applyThreadCount(1);
   auto& t = trained();
   const auto manifest = recurlab::testing::readJsonAt(t.model_dir + "/manifest.json");
@@ -115,8 +110,7 @@ TEST(MtTranslate, KeptModelTranslatesTheTestSetAsTheRunDid) {
 }
 
 TEST(MtTranslate, TheBinaryTranslatesAFileAndRefusesBadInputNamingTheFile) {
-  std::string why;
-  if (!available(&why)) GTEST_SKIP() << why;
+  RECURLAB_REQUIRE_OR_SKIP(recurlab::testing::tinyMulti30kUnavailableReason());
   auto& t = trained();
   const std::string program = recurlab::testing::siblingBinary("recurlab_mt");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";

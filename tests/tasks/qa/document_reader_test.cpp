@@ -7,11 +7,12 @@
 #include <string>
 
 #include "common/log/hdf5_run_log.h"
+#include "experiments/training/trainer.h"
 #include "tasks/qa/qa_examples.h"
 #include "tasks/qa/reader_training.h"
-#include "experiments/training/trainer.h"
-#include "tests/tasks/qa/squad_test_data.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -151,7 +152,7 @@ TEST(RecurrentTimer, UnionOfIntervalsInWallAndCpuTime) {
 // A tiny reader trained twice from one seed on real dev questions: the same losses and scores
 // bit for bit, and a rnn_seconds column that is positive.
 TEST(ReaderTraining, DeterministicOnRealQuestions) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   const auto examples = devQuestionExamples(48, 16);
   const auto& tokens = examples.tokens;

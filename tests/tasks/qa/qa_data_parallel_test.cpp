@@ -25,7 +25,7 @@ nlohmann::json qaConfig() { return tinyQaRunConfig(); }
 class QaDataParallel : public recurlab::testing::DataParallelRuns<QaDataParallel> {
  public:
   static constexpr const char* kProgram = "recurlab_qa";
-  static std::string skipReason() { return squadDevPath().empty() ? "no dev-v1.1.json" : ""; }
+  static std::string skipReason() { return squadUnavailableReason(); }
   static void writeInputs(const fs::path& root) {
     std::ofstream(root / "config.json") << qaConfig().dump();
   }

@@ -1,7 +1,7 @@
 // recurlab_qa killed with SIGKILL while preparing (after the evaluation data is written),
 // mid-epoch after a checkpoint, and between writing a checkpoint and putting it in place, and
-// run again each time, ends with the uninterrupted run's epochs table and predictions; the run
-// that finished the unit started from its checkpoint. Its report agrees with its log and with
+// run again each time, ends with the uninterrupted run's epochs table and predictions; each run
+// after a kill went on from the last checkpoint put in place before it (resume_trace.h). Its report agrees with its log and with
 // recurlab_squad_eval.
 #include <gtest/gtest.h>
 
@@ -14,10 +14,12 @@
 #include "common/log/hdf5_run_log.h"
 #include "tasks/qa/squad_evaluation.h"
 #include "tests/experiments/harness/run_log_summary.h"
-#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/child_process.h"
-#include "tests/support/temp_root.h"
 #include "tests/support/file_text.h"
+#include "tests/support/required.h"
+#include "tests/support/resume_trace.h"
+#include "tests/support/temp_root.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -38,7 +40,7 @@ nlohmann::json qaKillConfig() {
 using recurlab::testing::fileText;
 
 TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResult) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const std::string program = recurlab::testing::siblingBinary("recurlab_qa");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";
   recurlab::testing::TempRoot tmp("recurlab_qa_kill");
@@ -51,15 +53,15 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
         "--out",    (tmp.root / out).string(),           "--threads",  "1"};
   };
   const std::string output = (tmp.root / "children.txt").string();
-  ASSERT_EQ(runChild(program, args("whole"), "", -1, output).exit_code, 0) << "see " << output;
-  for (const char* point : {"eval-data-written:1", "train-step:3", "checkpoint-written:2"}) {
-    const auto r = runChild(program, args("killed"), point, -1, output);
-    EXPECT_TRUE(r.killed) << "the run never reached kill point " << point << " (exit "
-                          << r.exit_code << "; see " << output << ")";
-  }
-  const auto last = runChild(program, args("killed"), "", -1, output);
-  ASSERT_FALSE(last.killed);
-  ASSERT_EQ(last.exit_code, 0) << "see " << output;
+  recurlab::testing::ResumeTrace whole_trace(output), trace(output);
+  ASSERT_EQ(whole_trace.run(program, args("whole")).exit_code, 0) << whole_trace.describe(0);
+  // 6 steps an epoch, checkpoints after steps 2 and 4 and at the epoch's end: the kill while
+  // preparing leaves nothing to resume; the one at step 3 leaves step 2's checkpoint; the next
+  // run, from step 2, is killed writing its second checkpoint (the epoch's end): step 4's stays.
+  recurlab::testing::runWithChosenKills(trace, program, args("killed"),
+                                        {{"eval-data-written:1", "", false},
+                                         {"train-step:3", "epoch 1 batch 2 step 2"},
+                                         {"checkpoint-written:2", "epoch 1 batch 4 step 4"}});
 
   const auto whole = (tmp.root / "whole").string(), killed = (tmp.root / "killed").string();
   const auto expected = recurlab::testing::finishedUnits(whole);
@@ -70,7 +72,7 @@ TEST(QaKillResume, SigkillWhilePreparingAndTrainingResumesToTheUninterruptedResu
   EXPECT_EQ(fileText(tmp.root / "killed" / "eval-data.json"),
             fileText(tmp.root / "whole" / "eval-data.json"));
   EXPECT_EQ(recurlab::testing::resumedUnits(whole).at("/sru"), 0);
-  EXPECT_EQ(recurlab::testing::resumedUnits(killed).at("/sru"), 1);
+  EXPECT_EQ(recurlab::testing::resumePositions(killed).at("/sru"), "epoch 1 step 4");
 
   // The report against the log: summary.json and the results table carry the log's best
   // dev EM/F1 and epochs, and recurlab_squad_eval on the files the report names gives them.

@@ -12,9 +12,10 @@
 #include "common/log/hdf5_run_log.h"
 #include "tasks/qa/squad_evaluation.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
-#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/child_process.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {
@@ -24,7 +25,7 @@ using recurlab::testing::fileText;
 using recurlab::testing::runChild;
 
 TEST(QaPredict, KeptModelPredictsTheRunsPredictionsAndRefusesBadInput) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const std::string program = recurlab::testing::siblingBinary("recurlab_qa");
   const std::string evaluator = recurlab::testing::siblingBinary("recurlab_squad_eval");
   ASSERT_TRUE(fs::exists(program)) << program << " is not built";

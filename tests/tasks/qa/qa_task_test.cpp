@@ -6,14 +6,15 @@
 
 #include "experiments/harness/experiment_command_line.h"
 #include "tasks/qa/qa_config.h"
-#include "tests/tasks/qa/squad_test_data.h"
 #include "tests/support/gradient_check.h"
+#include "tests/support/required.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {
 
 TEST(QaTask, OfflineSplitIsArticleDisjointAndSeeded) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   QaDataOptions o;
   o.dev_articles = 10;
@@ -42,7 +43,7 @@ TEST(QaTask, OfflineSplitIsArticleDisjointAndSeeded) {
 }
 
 TEST(QaTask, OfflineSplitHoldsOutUpToAllButOneArticleOfTheFile) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   const auto articles = static_cast<int64_t>(d.titles.size());
   ASSERT_EQ(articles, 48);

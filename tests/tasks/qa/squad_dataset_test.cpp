@@ -6,14 +6,15 @@
 #include <fstream>
 
 #include "metrics/unicode_text.h"
-#include "tests/tasks/qa/squad_test_data.h"
+#include "tests/support/required.h"
 #include "tests/support/temp_root.h"
+#include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
 namespace {
 
 TEST(SquadDataset, RealDevFileCountsAndEveryAnswerAtItsOffset) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json (scripts/get-data.sh squad)";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   EXPECT_EQ(d.version, "1.1");
   EXPECT_EQ(d.titles.size(), 48u);
@@ -117,7 +118,7 @@ TEST(SquadDataset, WrongLayoutNamesTheJsonPath) {
 }
 
 TEST(SquadDataset, SubsetRoundTripsThroughTheWriter) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   const std::vector<int64_t> pick = {0, 1, 500, 10569};
   const auto path = recurlab::testing::perProcessTempPath("recurlab-squad-subset-", ".json");

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "metrics/unicode_text.h"
+#include "tests/support/required.h"
 #include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
@@ -44,7 +45,7 @@ TEST(SquadEvaluation, TokenF1HandCases) {
 
 // The reference note's table: expected values of the official script on dev questions.
 TEST(SquadEvaluation, ReferenceNoteCasesOnDevQuestions) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   struct Case { const char* id; std::string prediction; double em, f1; };
   const Case cases[] = {
       {"57336755d058e614000b5a40", "\xc5\x82" "azienki park", 1, 1.0},
@@ -72,7 +73,7 @@ TEST(SquadEvaluation, ReferenceNoteCasesOnDevQuestions) {
 
 // Whole-file regression values of the official script (the reference note, bit for bit).
 TEST(SquadEvaluation, WholeDevFileMatchesTheOfficialTotals) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   std::map<std::string, std::string> first, empty, half, plus10;
   for (size_t i = 0; i < d.questions.size(); ++i) {

@@ -16,6 +16,11 @@ inline std::string squadDevPath() {
   return "";
 }
 
+// Empty when the dev file is there, else what is missing (RECURLAB_REQUIRE_OR_SKIP's argument).
+inline std::string squadUnavailableReason() {
+  return squadDevPath().empty() ? "no SQuAD dev-v1.1.json (scripts/get-data.sh squad)" : "";
+}
+
 // The --data-dir that holds it (squad/dev-v1.1.json), absolute.
 inline std::string squadDataDir() {
   return std::filesystem::absolute(squadDevPath()).parent_path().parent_path().string();

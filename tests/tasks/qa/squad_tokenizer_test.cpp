@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/required.h"
 #include "tests/tasks/qa/squad_test_data.h"
 
 namespace recurlab::experiments::qa {
@@ -36,7 +37,7 @@ TEST(SquadTokenizer, AlignsOnlyExactTokenBoundaries) {
 // The reference note's measurement of DrQA's simple tokenizer on dev: 34,650 of 34,726
 // answers align exactly; the first answer aligns for 10,538 of 10,570 questions.
 TEST(SquadTokenizer, DevAlignmentRatesOfTheReferenceNote) {
-  if (squadDevPath().empty()) GTEST_SKIP() << "no dev-v1.1.json";
+  RECURLAB_REQUIRE_OR_SKIP(squadUnavailableReason());
   const auto& d = squadDev();
   std::vector<std::vector<TextToken>> tokens;
   for (const auto& p : d.paragraphs) tokens.push_back(tokenizeText(p.context));
