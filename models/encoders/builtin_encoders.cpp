@@ -10,6 +10,7 @@ void addBuiltinEncoders(const EncoderSink& add) {
   addSelfIruEncoders(add);
   addGatedConvEncoders(add);
   addCnnEncoders(add);
+  addTransformerEncoders(add);
 }
 
 }  // namespace recurlab::models

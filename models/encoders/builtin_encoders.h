@@ -12,6 +12,7 @@ void addRationalEncoders(const EncoderSink& add);
 void addSelfIruEncoders(const EncoderSink& add);
 void addGatedConvEncoders(const EncoderSink& add);
 void addCnnEncoders(const EncoderSink& add);
+void addTransformerEncoders(const EncoderSink& add);
 
 void addBuiltinEncoders(const EncoderSink& add);
 

@@ -47,6 +47,7 @@ std::vector<CausalCase> causalCases() {
       {"self_iru_depth2", "self_iru", {{"depth", 2}}},
       {"gated_conv_causal_width2", "gated_conv", {{"causal", true}, {"width", 2}}},
       {"gated_conv_causal_width3", "gated_conv", {{"causal", true}, {"width", 3}}},
+      {"transformer", "transformer", {}},
   };
   for (int n = 1; n <= 4; ++n)
     out.push_back({"ngram" + std::to_string(n), "ngram", {{"n", n}, {"output_gate", n % 2 == 0}}});
