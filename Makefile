@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 ARGS ?=
 
 .PHONY: all deps configure build test test-torch2 fuzz figures clean bench \
-        exp-variance exp-speed exp-classification exp-lm exp-qa
+        exp-variance exp-speed exp-classification exp-lm exp-qa exp-synthetic
 
 all: build
 
@@ -146,6 +146,16 @@ exp-qa: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_qa recurlab_squad_eval recurlab_analyze
 	@[ -f data/squad/dev-v1.1.json ] || scripts/get-data.sh squad
 	$(BUILD)/recurlab_qa $(if $(findstring --threads,$(ARGS)),,--threads $(QA_THREADS)) $(ARGS)
+
+# Synthetic capability suite (docs/synthetic.md): MQAR, selective copying, induction heads,
+# parity, cycle navigation, modular arithmetic, majority; data drawn from the seed, no files. The
+# quick default unless ARGS says otherwise, e.g.
+#   make exp-synthetic ARGS="--config configs/synthetic/full.json --run-id full --jobs 2"
+# One LibTorch thread per process by default, as exp-classification.
+SYNTHETIC_THREADS ?= 1
+exp-synthetic: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target recurlab_synthetic recurlab_analyze
+	$(BUILD)/recurlab_synthetic $(if $(findstring --threads,$(ARGS)),,--threads $(SYNTHETIC_THREADS)) $(ARGS)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc), in a build dir of its
 # own, at -O1 (the usual sanitizer level; compiles faster than -O2). No ccache hits for these

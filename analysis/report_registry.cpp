@@ -14,7 +14,8 @@ namespace recurlab::analysis {
   X(registerMtReport) \
   X(registerLmReport) \
   X(registerQaReport) \
-  X(registerBenchReport)
+  X(registerBenchReport) \
+  X(registerSyntheticReport)
 
 #define RECURLAB_DECLARE_REGISTRAR(fn) void fn();
 RECURLAB_REPORT_REGISTRARS(RECURLAB_DECLARE_REGISTRAR)

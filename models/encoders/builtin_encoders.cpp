@@ -11,6 +11,7 @@ void addBuiltinEncoders(const EncoderSink& add) {
   addGatedConvEncoders(add);
   addCnnEncoders(add);
   addLinearRecurrenceEncoders(add);
+  addTransformerEncoders(add);
 }
 
 }  // namespace recurlab::models

@@ -13,6 +13,7 @@ void addSelfIruEncoders(const EncoderSink& add);
 void addGatedConvEncoders(const EncoderSink& add);
 void addCnnEncoders(const EncoderSink& add);
 void addLinearRecurrenceEncoders(const EncoderSink& add);
+void addTransformerEncoders(const EncoderSink& add);
 
 void addBuiltinEncoders(const EncoderSink& add);
 

@@ -19,14 +19,27 @@ using EncoderFactory =
     std::function<std::shared_ptr<SequenceEncoder>(const nlohmann::json& config,
                                                    int64_t input_size)>;
 
+// The numbers an encoder of this config carries from one step to the next, per sequence,
+// after `length` steps: what a recurrence must compress its past into (Arora et al. 2023 call
+// it the recurrent state size). An entry without one gets it measured (models/registry.h).
+using EncoderStateSize = std::function<int64_t(const nlohmann::json& config, int64_t input_size,
+                                               int64_t length)>;
+
 struct EncoderEntry {
   std::string name;
   std::string description;
   EncoderFactory factory;
+  EncoderStateSize state_size = {};  // empty: measured from the state encode() returns
 };
 
-// Where a family adds its encoders.
-using EncoderSink = std::function<void(const std::string& name, const std::string& description,
-                                       EncoderFactory factory)>;
+// Where a family adds its encoders: add(name, description, factory), or with a state size of
+// its own as a fourth argument.
+struct EncoderSink {
+  std::function<void(EncoderEntry entry)> add_entry;
+  void operator()(const std::string& name, const std::string& description, EncoderFactory factory,
+                  EncoderStateSize state_size = {}) const {
+    add_entry({name, description, std::move(factory), std::move(state_size)});
+  }
+};
 
 }  // namespace recurlab::models

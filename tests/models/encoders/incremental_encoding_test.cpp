@@ -59,6 +59,7 @@ std::vector<CausalCase> causalCases() {
       {"gla_one_chunk", "gla", {{"heads", 1}}},
       {"gla_two_heads", "gla", {{"heads", 2}, {"expand_k", 0.8}, {"expand_v", 0.8}, {"chunk", 4}}},
       {"gated_conv_causal_width3", "gated_conv", {{"causal", true}, {"width", 3}}},
+      {"transformer", "transformer", {}},
   };
   for (int n = 1; n <= 4; ++n)
     out.push_back({"ngram" + std::to_string(n), "ngram", {{"n", n}, {"output_gate", n % 2 == 0}}});

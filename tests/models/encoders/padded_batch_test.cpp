@@ -27,6 +27,10 @@ struct PaddedCase {
   std::string label;
   std::string encoder;
   nlohmann::json config;
+  // A state that grows with the steps (a Transformer's keys and values, pads masked): its
+  // shape follows the batch's length, so only the features are compared here; what it hands on
+  // is checked by IncrementalEncoding.PaddedSegmentHandsOnTheStateOfItsRealSteps.
+  bool state_grows = false;
 };
 
 std::vector<PaddedCase> paddedCases() {
@@ -75,6 +79,8 @@ std::vector<PaddedCase> paddedCases() {
     c.config["hidden"] = H;
     c.config["dropout"] = 0.2;  // evaluation mode: no effect, but the code path runs
   }
+  // Sinusoidal positions need a width of at least 4.
+  out.push_back({"transformer", "transformer", {{"layers", 2}, {"hidden", 4}, {"dropout", 0.2}}, true});
   return out;
 }
 
@@ -125,6 +131,7 @@ void expectEachSequenceGetsWhatItGetsAlone(const PaddedCase& c) {
       EXPECT_EQ(batch.features.index({Slice(kLengths[b], L), b}).abs().max().item<double>(), 0.0)
           << "features at the pad steps";
     }
+    if (c.state_grows) continue;
     const std::vector<torch::Tensor> alone_state = flatten(alone.state);
     ASSERT_EQ(batch_state.size(), alone_state.size());
     for (size_t i = 0; i < alone_state.size(); ++i)

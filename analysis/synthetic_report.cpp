@@ -1,0 +1,259 @@
+// Report for `recurlab_synthetic` runs (experiment kind "synthetic", docs/synthetic.md): per
+// task, model and width the best learning rate of the grid (mean dev accuracy over seeds), the
+// test accuracy there, the recurrent state size and the wall-clock per unit; accuracy against
+// width and against state size (after Arora et al. 2023, Figure 2); the paired tests between
+// models on the same test sequences. Reads every log of the run folder and merges their units.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/report_registry.h"
+#include "metrics/paired_significance.h"
+
+namespace recurlab::analysis {
+namespace {
+
+using experiments::Hdf5RunLog;
+
+struct Unit {
+  std::string group, task, kind, model, encoder, status;
+  int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
+  double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;
+  std::vector<double> sequence_acc;  // per test sequence, at the best epoch
+};
+
+// One (task, model, width) at its best learning rate.
+struct Cell {
+  std::string task, model, encoder;
+  int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
+  double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
+  std::vector<double> sequence_acc;  // the seeds' test sequences, in seed order
+};
+
+double mean(const std::vector<double>& xs) {
+  double s = 0;
+  for (double x : xs) s += x;
+  return xs.empty() ? NAN : s / static_cast<double>(xs.size());
+}
+
+double standardDeviation(const std::vector<double>& xs) {
+  if (xs.size() < 2) return 0;
+  const double m = mean(xs);
+  double ss = 0;
+  for (double x : xs) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(xs.size() - 1));
+}
+
+void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Unit>& units) {
+  if (!log.attribute(g, "width")) return;  // not started its training yet
+  Unit u;
+  u.group = g;
+  u.task = log.stringAttribute(g, "task");
+  u.kind = log.stringAttribute(g, "kind");
+  u.model = log.stringAttribute(g, "model");
+  u.encoder = log.stringAttribute(g, "encoder");
+  u.width = log.intAttribute(g, "width");
+  u.lr_index = log.intAttribute(g, "lr_index");
+  u.seed_index = log.intAttribute(g, "seed_index");
+  u.state_size = log.intAttribute(g, "state_size");
+  u.test_length = log.intAttribute(g, "test_length");
+  u.lr = log.doubleAttribute(g, "lr");
+  u.status = log.attribute(g, "status") ? log.stringAttribute(g, "status") : "running";
+  if (u.status != "running") {
+    u.dev = log.doubleAttribute(g, "best_dev_acc");
+    u.test = log.doubleAttribute(g, "test_acc");
+    u.test_exact = log.doubleAttribute(g, "test_exact");
+    u.seconds = log.doubleAttribute(g, "unit_seconds");
+    if (log.exists(g + "/test_sequence_acc")) u.sequence_acc = log.readArray(g + "/test_sequence_acc");
+  }
+  units.push_back(std::move(u));
+}
+
+// /<task>/<model>/w<width>/lr<i>/seeds/<s>.
+void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
+  for (const auto& t : log.children("/")) {
+    if (!isLogGroup(log, "/" + t)) continue;
+    for (const auto& m : log.children("/" + t))
+      for (const auto& w : log.children("/" + t + "/" + m))
+        for (const auto& lr : log.children("/" + t + "/" + m + "/" + w)) {
+          const std::string seeds = "/" + t + "/" + m + "/" + w + "/" + lr + "/seeds";
+          if (!isLogGroup(log, seeds)) continue;
+          for (const auto& s : log.children(seeds)) readUnit(log, seeds + "/" + s, units);
+        }
+  }
+}
+
+// The finished units of one (task, model, width) at the rate with the best mean dev accuracy.
+Cell bestRateCell(const std::vector<const Unit*>& units) {
+  std::map<int64_t, std::vector<const Unit*>> by_rate;
+  for (const auto* u : units) by_rate[u->lr_index].push_back(u);
+  const std::vector<const Unit*>* best = nullptr;
+  double best_dev = -1;
+  for (const auto& [rate, us] : by_rate) {
+    std::vector<double> devs;
+    for (const auto* u : us) devs.push_back(u->dev);
+    if (mean(devs) > best_dev) best_dev = mean(devs), best = &us;
+  }
+  auto chosen = *best;
+  std::sort(chosen.begin(), chosen.end(),
+            [](const Unit* a, const Unit* b) { return a->seed_index < b->seed_index; });
+  Cell c;
+  const Unit& first = *chosen.front();
+  c.task = first.task, c.model = first.model, c.encoder = first.encoder, c.width = first.width;
+  c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
+  c.seeds = static_cast<int64_t>(chosen.size());
+  std::vector<double> tests, exacts, seconds;
+  for (const auto* u : chosen) {
+    tests.push_back(u->test), exacts.push_back(u->test_exact);
+    c.sequence_acc.insert(c.sequence_acc.end(), u->sequence_acc.begin(), u->sequence_acc.end());
+  }
+  for (const auto* u : units) seconds.push_back(u->seconds);
+  c.dev = best_dev, c.test = mean(tests), c.test_std = standardDeviation(tests);
+  c.exact = mean(exacts), c.seconds = mean(seconds);
+  return c;
+}
+
+std::vector<Cell> bestRateCells(const std::vector<Unit>& units) {
+  std::map<std::tuple<std::string, std::string, int64_t>, std::vector<const Unit*>> groups;
+  for (const auto& u : units)
+    if (u.status == "finished") groups[{u.task, u.model, u.width}].push_back(&u);
+  std::vector<Cell> cells;
+  for (const auto& [key, us] : groups) cells.push_back(bestRateCell(us));
+  return cells;
+}
+
+std::string percent(double x) { return formatFixed(100 * x, 1); }
+
+void writeAccuracyTable(const std::vector<Cell>& cells, Report& report) {
+  auto table = ReportTable::withHeaders({"task", "model", "width", "state size", "best lr",
+                                         "dev acc", "test acc", "test exact", "seeds", "s / unit"});
+  for (const auto& c : cells)
+    table.addRow({c.task, c.model, std::to_string(c.width), formatCount(c.state_size),
+                  formatNumber(c.lr, 2), percent(c.dev),
+                  ReportTable::Cell(percent(c.test) + (c.seeds > 1 ? " ± " + percent(c.test_std) : ""),
+                                    100 * c.test),
+                  percent(c.exact), std::to_string(c.seeds), formatFixed(c.seconds, 1)});
+  report.paragraph(
+      "Test accuracy (%, over the asked positions; mean ± standard deviation over seeds) at the "
+      "learning rate of the grid with the best mean dev accuracy, per task, model and width. "
+      "Exact: sequences with every asked position right. State size: the numbers the encoder "
+      "carries from step to step per sequence at the test length (a Transformer's keys and "
+      "values grow with the length: its size is at the test length). s / unit: mean wall-clock "
+      "seconds of a unit (training and evaluation) over every rate and seed.");
+  report.table(table, "synthetic_accuracy", "Synthetic tasks: test accuracy at the best learning rate");
+  report.terminalTable("Synthetic tasks: test accuracy (%) at each model's best learning rate", table);
+}
+
+// One panel per task: test accuracy against `x` (width or state size), a line per model.
+Figure accuracyFigure(const std::vector<Cell>& cells, bool by_state) {
+  Figure figure;
+  figure.shared_key = true;
+  std::vector<std::string> tasks, models;
+  for (const auto& c : cells) {
+    if (std::find(tasks.begin(), tasks.end(), c.task) == tasks.end()) tasks.push_back(c.task);
+    if (std::find(models.begin(), models.end(), c.model) == models.end()) models.push_back(c.model);
+  }
+  for (const auto& t : tasks) {
+    Panel panel;
+    panel.title = t;
+    panel.x.label = by_state ? "recurrent state size (numbers per sequence)" : "model width";
+    panel.x.scale = AxisScale::Log2;
+    panel.y = {"test accuracy (%)", AxisScale::Linear, false, std::make_pair(0.0, 100.0)};
+    for (size_t m = 0; m < models.size(); ++m) {
+      LineSeries line;
+      line.title = models[m];
+      line.style = static_cast<int>(m);
+      for (const auto& c : cells)
+        if (c.task == t && c.model == models[m] && (!by_state || c.state_size > 0)) {
+          line.x.push_back(static_cast<double>(by_state ? c.state_size : c.width));
+          line.y.push_back(100 * c.test);
+          line.spread.push_back(100 * c.test_std);
+        }
+      if (!line.x.empty()) panel.lines.push_back(line);
+    }
+    figure.panels.push_back(panel);
+  }
+  return figure;
+}
+
+void writeFigures(const std::vector<Cell>& cells, Report& report) {
+  report.figure(accuracyFigure(cells, false), "accuracy_vs_width",
+                "Test accuracy at the best learning rate against model width, per task (band: "
+                "± one standard deviation over seeds).");
+  report.figure(accuracyFigure(cells, true), "accuracy_vs_state_size",
+                "Test accuracy against recurrent state size at the test length, per task (after "
+                "Arora et al. 2023, Figure 2); encoders that carry no state are left out.");
+}
+
+// Per task and width, the most accurate model against each other, paired bootstrap over the
+// test sequences of every seed (the same sequences for every model).
+void writePairedTests(const std::vector<Cell>& cells, Report& report) {
+  std::map<std::pair<std::string, int64_t>, std::vector<const Cell*>> groups;
+  for (const auto& c : cells) groups[{c.task, c.width}].push_back(&c);
+  auto table = ReportTable::withHeaders({"task", "width", "model", "test acc", "vs best", "p"});
+  for (auto& [key, group] : groups) {
+    std::stable_sort(group.begin(), group.end(), [](const Cell* a, const Cell* b) { return a->test > b->test; });
+    std::vector<const Cell*> comparable;
+    for (const auto* c : group)
+      if (c->sequence_acc.size() == group.front()->sequence_acc.size() && !c->sequence_acc.empty())
+        comparable.push_back(c);
+    if (comparable.size() < 2) continue;
+    std::vector<std::vector<metrics::SegmentStatistics>> systems;
+    for (const auto* c : comparable) {
+      systems.emplace_back();
+      for (double a : c->sequence_acc) systems.back().push_back({a, 1.0});
+    }
+    const auto results = metrics::runPairedTest(
+        systems, [](const metrics::SegmentStatistics& s) { return 100 * s[0] / s[1]; }, {});
+    for (size_t i = 0; i < comparable.size(); ++i)
+      table.addRow({key.first, std::to_string(key.second), comparable[i]->model,
+                    formatFixed(results[i].score, 1),
+                    i == 0 ? "best" : formatFixed(results[i].score - results[0].score, 1),
+                    results[i].has_p_value ? formatNumber(results[i].p_value, 2) : "–"});
+  }
+  if (table.rows() == 0) return;
+  report.heading(2, "Paired tests between models");
+  report.paragraph(
+      "Per task and width, the most accurate model (at its best learning rate) against each "
+      "other: paired bootstrap resampling (1,000 resamples, Koehn 2004) of the per-sequence test "
+      "accuracies of every seed; p is the chance of a difference this large if the two models "
+      "were equally accurate.");
+  report.table(table, "synthetic_paired_tests", "Synthetic tasks: paired bootstrap tests");
+}
+
+void buildSyntheticReport(const RunReader& run, Report& report) {
+  std::vector<Unit> units;
+  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
+  report.heading(2, "What each sequence mixer recalls and tracks");
+  std::vector<std::string> logged;
+  int64_t running = 0;
+  for (const auto& u : units) logged.push_back(u.group), running += u.status == "running";
+  writePlannedUnitsInProgress(run, logged, running, report, "units",
+                              "nothing: only finished units count");
+  const auto cells = bestRateCells(units);
+  if (cells.empty()) {
+    report.paragraph("No unit has finished yet.");
+    return;
+  }
+  writeAccuracyTable(cells, report);
+  writeWallClockNote(report);
+  writeFigures(cells, report);
+  writePairedTests(cells, report);
+  auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
+  for (const auto& c : cells)
+    rows.push_back({{"task", c.task}, {"model", c.model}, {"encoder", c.encoder},
+                    {"width", c.width}, {"state_size", c.state_size}, {"best_lr", c.lr},
+                    {"dev_acc", c.dev}, {"test_acc", c.test}, {"test_acc_std", c.test_std},
+                    {"test_exact", c.exact}, {"seeds", c.seeds}, {"seconds_per_unit", c.seconds}});
+}
+
+}  // namespace
+
+void registerSyntheticReport() {
+  registerReport("synthetic",
+                 "synthetic capability suite: accuracy against width and state size per task",
+                 buildSyntheticReport);
+}
+
+}  // namespace recurlab::analysis

@@ -1,0 +1,123 @@
+#include "tasks/synthetic/synthetic_task.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+#include "experiments/harness/noun_count.h"
+#include "experiments/harness/unit_training.h"
+#include "experiments/kept_model/kept_model.h"
+#include "experiments/search/seed_sequence.h"
+#include "models/registry.h"
+#include "tasks/synthetic/synthetic_training.h"
+
+namespace recurlab::experiments {
+namespace {
+
+std::string unitPath(const SyntheticUnitPlace& u) {
+  return u.task + "/" + u.model + "/w" + std::to_string(u.width) + "/lr" +
+         std::to_string(u.lr_index);
+}
+
+}  // namespace
+
+SyntheticTask::SyntheticTask(SyntheticConfig config) : config_(std::move(config)) {
+  const auto& c = config_;
+  const int64_t rates = static_cast<int64_t>(c.learning_rates.size());
+  for (const auto& t : c.tasks)
+    for (const auto& m : c.models)
+      for (const auto w : c.widths)
+        for (int64_t i = 0; i < rates; ++i)
+          for (int64_t s = 0; s < c.seeds; ++s) {
+            const SyntheticUnitPlace place{t.name, m.name, w, i, s};
+            const std::string path = unitPath(place);
+            Unit u{Unit::Kind::Final, "/" + path + "/seeds/" + std::to_string(s),
+                   t.name + " " + m.name + " width " + std::to_string(w) + " lr " +
+                       std::to_string(i + 1) + "/" + std::to_string(rates) + " seed " +
+                       std::to_string(s),
+                   path, 0, "train/" + path + "/seed/" + std::to_string(s)};
+            places_[u.group] = place;
+            units_.push_back(std::move(u));
+          }
+}
+
+std::string SyntheticTask::describe() const {
+  return nounCount(config_.tasks.size(), "task") + ", " +
+         nounCount(config_.models.size(), "model") + ", " +
+         nounCount(config_.widths.size(), "width") + ", " +
+         nounCount(config_.learning_rates.size(), "learning rate") + ", " +
+         nounCount(units_.size(), "unit") + " of work";
+}
+
+nlohmann::json SyntheticTask::unitTemplate(const Unit& unit) const {
+  const auto& u = place(unit);
+  return config_.unitTemplate(config_.model(u.model), u.width, config_.learning_rates.at(u.lr_index));
+}
+
+uint64_t SyntheticTask::dataSeed(const std::string& task, int64_t seed_index) const {
+  return deriveSeed(static_cast<uint64_t>(config_.seed),
+                    "data/" + task + "/seed/" + std::to_string(seed_index));
+}
+
+void SyntheticTask::describeUnit(const SyntheticUnitPlace& u, const nlohmann::json& unit_json,
+                                 int64_t parameters, UnitContext& ctx) const {
+  const auto& spec = config_.task(u.task);
+  const auto& encoder = unit_json.at("encoder").get<std::string>();
+  auto& log = ctx.log;
+  const auto& g = ctx.group;
+  log.setAttribute(g, "task", u.task);
+  log.setAttribute(g, "kind", spec.kind);
+  log.setAttribute(g, "model", u.model);
+  log.setAttribute(g, "encoder", encoder);
+  log.setAttribute(g, "width", u.width);
+  log.setAttribute(g, "lr", config_.learning_rates.at(u.lr_index));
+  log.setAttribute(g, "lr_index", u.lr_index);
+  log.setAttribute(g, "seed_index", u.seed_index);
+  log.setAttribute(g, "train_length", spec.train_length);
+  log.setAttribute(g, "test_length", spec.test_length);
+  log.setAttribute(g, "parameters", parameters);
+  // The Transformer's state (its keys and values) grows with the length: at both lengths.
+  for (const auto& [name, length] : {std::pair<const char*, int64_t>{"state_size", spec.test_length},
+                                     {"state_size_train", spec.train_length}})
+    log.setAttribute(g, name, models::encoderStateSize(encoder, unit_json.at("config"), u.width, length));
+}
+
+UnitResult SyntheticTask::runUnit(const Unit& unit, UnitContext& ctx) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto& u = place(unit);
+  const auto& spec = config_.task(u.task);
+  const auto& unit_json = ctx.config;
+  const auto options = SyntheticTrainOptions::fromJson(unit_json.at("train"), unit.label + " train");
+  const auto data = makeSyntheticData(spec, dataSeed(u.task, u.seed_index));
+
+  torch::manual_seed(ctx.seed);  // model initialisation
+  auto encoder = models::makeEncoder(unit_json.at("encoder").get<std::string>(),
+                                     unit_json.at("config"), u.width);
+  TokenMixerModel model(spec.inputVocabulary(), u.width, spec.outputClasses(), encoder);
+  int64_t parameters = 0;
+  for (const auto& p : model->parameters()) parameters += p.numel();
+  describeUnit(u, unit_json, parameters, ctx);
+
+  const torch::Device device(ctx.execution.device);
+  SyntheticTraining training(model, data, options.batch_size, ctx.seed, device);
+  const auto outcome = train(training, options.optimizer, options.trainer, ctx.seed,
+                             trainerContextFor(ctx, unit_json.dump()));
+  UnitResult r = unitResultOf(outcome);
+  r.metrics["best_dev_acc"] = bestMetric(outcome, "dev_acc", 0.0);
+  for (const char* name : {"dev_exact", "test_acc", "test_exact"})
+    r.metrics[name] = bestMetric(outcome, name, 0.0);
+  r.metrics["train_acc_at_best"] = bestMetric(outcome, "train_acc", 0.0);
+
+  // The test sequences' scores at the best epoch, for the paired tests between models.
+  const bool best = ctx.checkpoints.enabled() && ctx.checkpoints.has("best");
+  if (best) selectKeptWeights(KeepModel::Best, ctx.checkpoints, *model);
+  const auto scores = scoreSplit(model, data.test, options.batch_size, device);
+  const auto per_sequence = scores.perSequenceAccuracy();
+  ctx.log.writeArray(ctx.group + "/test_sequence_acc", per_sequence, {per_sequence.size()});
+  ctx.log.setAttribute(ctx.group, "test_scores_from", std::string(best ? "best" : "last"));
+  r.metrics["unit_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace recurlab::experiments

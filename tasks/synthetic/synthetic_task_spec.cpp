@@ -1,0 +1,115 @@
+#include "tasks/synthetic/synthetic_task_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/json_options.h"
+#include "experiments/search/seed_sequence.h"
+#include "tasks/synthetic/recall_tasks.h"
+#include "tasks/synthetic/state_tracking_tasks.h"
+
+namespace recurlab::experiments {
+namespace {
+
+bool usesVocabulary(const std::string& kind) {
+  return kind == "mqar" || kind == "selective_copy" || kind == "induction";
+}
+
+bool usesCount(const std::string& kind) { return kind == "mqar" || kind == "selective_copy"; }
+
+// One sample now, so that a bad combination (too many pairs for the length, an even
+// expression length) fails when the config is read, naming the task.
+void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
+  std::mt19937_64 rng(1);
+  try {
+    spec.sample(rng, false);
+    spec.sample(rng, true);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+}
+
+SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, bool test) {
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> tokens, targets;
+  int64_t length = 0;
+  for (int64_t i = 0; i < examples; ++i) {
+    const auto s = spec.sample(rng, test);
+    length = static_cast<int64_t>(s.tokens.size());
+    tokens.insert(tokens.end(), s.tokens.begin(), s.tokens.end());
+    targets.insert(targets.end(), s.targets.begin(), s.targets.end());
+  }
+  auto tensor = [&](std::vector<int64_t>& v) {
+    return torch::tensor(v, torch::kInt64).view({examples, length});
+  };
+  return {tensor(tokens), tensor(targets)};
+}
+
+}  // namespace
+
+std::vector<std::string> syntheticTaskKinds() {
+  return {"mqar", "selective_copy", "induction", "parity", "cycle", "arithmetic", "majority"};
+}
+
+SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlohmann::json& json,
+                                              const std::string& where) {
+  JsonOptions j(json, where);
+  SyntheticTaskSpec s;
+  s.name = name;
+  s.kind = j.getString("kind", "", syntheticTaskKinds());
+  if (s.kind.empty()) throw std::invalid_argument(where + ": key 'kind' is missing");
+  if (usesVocabulary(s.kind))
+    s.vocabulary = j.getInt("vocabulary", s.kind == "mqar" ? 8192 : 16, 3, 1 << 20);
+  s.train_length = j.getInt("train_length", 64, 1, 1 << 20);
+  s.test_length = j.getInt("test_length", s.train_length, 1, 1 << 20);
+  if (usesCount(s.kind)) {
+    s.train_count = j.getInt("train_count", s.kind == "mqar" ? 4 : 8, 1, 1 << 20);
+    s.test_count = j.getInt("test_count", s.train_count, 1, 1 << 20);
+  }
+  if (s.kind == "mqar") s.power = j.getDouble("power", s.power, 1e-6, 1.0);
+  if (s.kind == "majority") s.symbols = j.getInt("symbols", s.symbols, 2, 1 << 16);
+  s.train_examples = j.getInt("train_examples", 10000, 1, 1LL << 32);
+  s.dev_examples = j.getInt("dev_examples", 500, 1, 1LL << 32);
+  s.test_examples = j.getInt("test_examples", 1000, 1, 1LL << 32);
+  j.finish();
+  checkSamples(s, where);
+  return s;
+}
+
+int64_t SyntheticTaskSpec::inputVocabulary() const {
+  if (usesVocabulary(kind)) return vocabulary;
+  if (kind == "parity") return 3;
+  if (kind == "cycle") return 4;
+  if (kind == "arithmetic") return arithmetic_token::kEquals + 1;
+  return symbols + 1;  // majority
+}
+
+int64_t SyntheticTaskSpec::outputClasses() const {
+  if (usesVocabulary(kind)) return vocabulary;
+  if (kind == "parity") return 2;
+  if (kind == "majority") return symbols;
+  return kModulus;  // cycle (5 positions), arithmetic (mod 5)
+}
+
+SyntheticSequence SyntheticTaskSpec::sample(std::mt19937_64& rng, bool test) const {
+  const int64_t length = test ? test_length : train_length;
+  const int64_t count = test ? test_count : train_count;
+  if (kind == "mqar") return sampleMqar(rng, vocabulary, length, count, power);
+  if (kind == "selective_copy") return sampleSelectiveCopy(rng, vocabulary, length, count);
+  if (kind == "induction") return sampleInduction(rng, vocabulary, length);
+  if (kind == "parity") return sampleParity(rng, length);
+  if (kind == "cycle") return sampleCycle(rng, length);
+  if (kind == "arithmetic") return sampleArithmetic(rng, length);
+  if (kind == "majority") return sampleMajority(rng, length, symbols);
+  throw std::logic_error("synthetic task: unknown kind '" + kind + "'");
+}
+
+SyntheticData makeSyntheticData(const SyntheticTaskSpec& spec, uint64_t seed) {
+  return {makeSplit(spec, deriveSeed(seed, "train"), spec.train_examples, false),
+          makeSplit(spec, deriveSeed(seed, "dev"), spec.dev_examples, false),
+          makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, true)};
+}
+
+}  // namespace recurlab::experiments

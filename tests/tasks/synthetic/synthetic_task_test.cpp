@@ -1,0 +1,97 @@
+// The synthetic suite on the harness: a tiny run logs, per unit, the accuracies, the state
+// size and the test sequences' scores (the same test data for every model of a seed), and a
+// bad config is refused naming the key.
+#include "tasks/synthetic/synthetic_task.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/log/hdf5_run_log.h"
+#include "common/runtime/thread_count.h"
+#include "tests/support/in_process_run.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json tinyConfig() {
+  return {{"experiment", "synthetic"},
+          {"seed", 3},
+          {"widths", {8}},
+          {"learning_rates", {0.01, 0.03}},
+          {"tasks", {{"parity", {{"kind", "parity"}, {"train_length", 3}, {"test_length", 5},
+                                 {"train_examples", 64}, {"dev_examples", 16}, {"test_examples", 20}}}}},
+          {"train", {{"optimizer", "adam"}, {"batch_size", 16}, {"max_epochs", 2}}},
+          {"models", {{"lstm", {{"encoder", "lstm"}}},
+                      {"sru", {{"encoder", "sru"}, {"config", {{"layers", 2}}}}}}}};
+}
+
+std::string errorOf(const nlohmann::json& config) {
+  try {
+    SyntheticConfig::fromJson(config);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SyntheticTask, ATinyRunLogsEveryUnitsScoresAndStateSize) {
+  recurlab::applyThreadCount(1);
+  const auto root = recurlab::testing::perProcessTempPath("recurlab_synthetic_");
+  fs::remove_all(root);
+  SyntheticTask task(SyntheticConfig::fromJson(tinyConfig()));
+  ASSERT_EQ(task.units().size(), 4u);  // 2 models x 1 width x 2 rates x 1 seed
+  EXPECT_EQ(task.units()[0].group, "/parity/lstm/w8/lr0/seeds/0");
+  recurlab::testing::trainInProcess(task, "synthetic", (root / "run").string(), 3,
+                                    [&](const Hdf5RunLog& log) {
+    for (const auto& unit : task.units()) {
+      SCOPED_TRACE(unit.group);
+      const double acc = log.doubleAttribute(unit.group, "test_acc");
+      EXPECT_GE(acc, 0.0);
+      EXPECT_LE(acc, 1.0);
+      EXPECT_EQ(log.readArray(unit.group + "/test_sequence_acc").size(), 20u);
+      EXPECT_EQ(log.stringAttribute(unit.group, "test_scores_from"), "best");
+    }
+    EXPECT_EQ(log.intAttribute("/parity/lstm/w8/lr0/seeds/0", "state_size"), 2 * 8);
+    EXPECT_EQ(log.intAttribute("/parity/sru/w8/lr1/seeds/0", "state_size"), 2 * 8);
+    EXPECT_DOUBLE_EQ(log.doubleAttribute("/parity/sru/w8/lr1/seeds/0", "lr"), 0.03);
+  });
+  fs::remove_all(root);
+}
+
+TEST(SyntheticTask, EveryModelOfASeedSeesTheSameData) {
+  SyntheticTask task(SyntheticConfig::fromJson(tinyConfig()));
+  EXPECT_EQ(task.dataSeed("parity", 0), task.dataSeed("parity", 0));
+  EXPECT_NE(task.dataSeed("parity", 0), task.dataSeed("parity", 1));
+  EXPECT_NE(task.dataSeed("parity", 0), task.dataSeed("other", 0));
+}
+
+TEST(SyntheticTask, ABadConfigIsRefusedNamingTheKey) {
+  auto bad = tinyConfig();
+  bad["tasks"]["parity"]["kind"] = "sorting";
+  EXPECT_NE(errorOf(bad).find("tasks.parity"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["tasks"]["parity"] = {{"kind", "mqar"}, {"train_length", 16}, {"train_count", 5}};
+  EXPECT_NE(errorOf(bad).find("tasks.parity: mqar"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["tasks"]["parity"] = {{"kind", "arithmetic"}, {"train_length", 6}};
+  EXPECT_NE(errorOf(bad).find("odd"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["models"]["lstm"]["config"] = {{"hidden", 4}};
+  EXPECT_NE(errorOf(bad).find("models.lstm.config: key 'hidden'"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["train"]["lr"] = 0.1;
+  EXPECT_NE(errorOf(bad).find("train.lr"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["learning_rates"] = {0.1, -1};
+  EXPECT_NE(errorOf(bad).find("learning_rates"), std::string::npos) << errorOf(bad);
+  bad = tinyConfig();
+  bad["models"]["cnn"] = {{"encoder", "cnn"}};
+  EXPECT_NE(errorOf(bad).find("models.cnn.config"), std::string::npos) << errorOf(bad);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
