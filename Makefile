@@ -77,12 +77,12 @@ figures: deps configure
 	done
 
 # The full-protocol reference runs (docs/results.md): make reference-<run>, <run> one of mt,
-# lm-char, lm-char-linear, lm-word, classification, qa or all; hours to days on 2 cores, resumable by the same command.
+# lm-char, lm-char-linear, lm-word, classification, qa, synthetic or all; hours to days on 2 cores, resumable by the same command.
 # REFERENCE_ARGS passes options to scripts/reference-runs.sh (--jobs N, --data-dir DIR).
 REFERENCE_ARGS ?=
 reference-%: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target recurlab_mt recurlab_lm recurlab_classification \
-	  recurlab_qa recurlab_bleu recurlab_squad_eval recurlab_analyze recurlab_compare
+	  recurlab_qa recurlab_synthetic recurlab_bleu recurlab_squad_eval recurlab_analyze recurlab_compare
 	scripts/reference-runs.sh $(REFERENCE_ARGS) $*
 
 clean:

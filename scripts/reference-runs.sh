@@ -4,13 +4,14 @@
 # session goes on where it stopped when the same command runs again.
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
-#   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | all
+#   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | synthetic | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
 #    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
 #    reference-trec-seeds.json, reference-trec-pooling.json and reference-max-pooling.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
-#    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs)
+#    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
+#    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -33,14 +34,14 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    mt|lm-char|lm-char-linear|lm-word|classification|qa) runs+=("$1"); shift ;;
-    all) runs+=(mt lm-char lm-word classification qa); shift ;;
-    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa all)" >&2
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    mt|lm-char|lm-char-linear|lm-word|classification|qa|synthetic) runs+=("$1"); shift ;;
+    all) runs+=(mt lm-char lm-char-linear lm-word classification qa synthetic); shift ;;
+    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa synthetic all)" >&2
        exit 2 ;;
   esac
 done
-[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa all" >&2; exit 2; }
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa synthetic all" >&2; exit 2; }
 
 for run in "${runs[@]}"; do
   default_jobs=2
@@ -54,6 +55,8 @@ for run in "${runs[@]}"; do
           --out "$root/lm/ptb-char-continued" ;;
     lm-char-linear) "$build/recurlab_lm" --config configs/lm/ptb-char-linear-cpu.json "${common[@]}" \
           --out "$root/lm/ptb-char-linear" ;;
+    synthetic) "$build/recurlab_synthetic" --config configs/synthetic/reference-cpu.json "${common[@]}" \
+          --out "$root/synthetic/cpu" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"
