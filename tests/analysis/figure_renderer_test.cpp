@@ -139,7 +139,10 @@ std::string fileBytes(const std::string& path) {
 
 TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
   RECURLAB_REQUIRE_OR_SKIP(figureFormats().back().extension != "pdf" ? "gnuplot has no pdfcairo terminal" : "");
-  TempRoot first, second;
+  // Two folders by name: two default TempRoots of one test are the same folder, and the
+  // comparison below would read each file against itself.
+  TempRoot first("recurlab_figure_first"), second("recurlab_figure_second");
+  ASSERT_NE(first.path(), second.path());
   renderFigure(logFigure(), first.path().string(), "curve", "2026-11-24T19:59:37Z");
   // A wait on the wall clock is what is tested here: cairo stamps the wall clock, to the
   // second, into the PDF, and the run's date must replace it. So the second copy is drawn in a
