@@ -1,107 +1,54 @@
 #!/usr/bin/python3
-"""Makes tests/fixtures/reference_sru/: the weights of a small SRU as the PyTorch reference
-(asappresearch/sru 2.6, `sru.SRU`) names and lays them out, an input, and that SRU's output,
-for the test that imports the weights into recurlab's SRU and compares the outputs
-(tests/experiments/weights/reference_sru_import_test.cpp).
+"""Makes tests/fixtures/reference_sru/ with the reference package itself, asappresearch/sru
+2.6.0 (`sru.SRU`, https://github.com/asappresearch/sru): the weights of a small SRU under the
+package's own state_dict() names and layout, an input, and that SRU's own forward output, for
+the test that imports the weights into recurlab's SRU and compares the outputs
+(tests/experiments/weights/weights_exchange_test.cpp, `ReferenceSruTest`).
 
-The reference package itself is not needed: this file implements the forward pass of its
-SRUCell and SRU (Lei et al. 2018, §2, with the v2.6 conventions documented in docs/weights.md:
-W of shape (input, out*k) with the k sub-matrices interleaved per unit, weight_c = [v_f | v_r],
-bias = [b_f | b_r], the scale_x buffer, pre-layer-norm on the matmul's input only, mask_pad
-nonzero = pad) in plain PyTorch, as modules whose state_dict() names are the reference's. The
-safetensors files are written by a few lines below (no safetensors package needed).
+The fixture in the repository was made by sru 2.6.0 with Debian's python3-torch 1.13 (the
+io.safetensors metadata records both versions). To regenerate it:
 
-usage: /usr/bin/python3 scripts/make-reference-sru-fixture.py [OUT_DIR]
-  (Debian's python3-torch; OUT_DIR defaults to tests/fixtures/reference_sru)
-Output: weights.safetensors (F32 weights, reference names; the options in __metadata__) and
-io.safetensors (input F32 (L, B, in), mask_pad U8 (L, B), c0 F32 (layers, B, out), and the
-outputs h (L, B, out) and c (layers, B, out), computed in float64 from the float32 weights).
+  pip install --target /tmp/sru-pkg sru==2.6.0 --no-deps   # or plainly: pip install sru==2.6.0
+  PYTHONPATH=/tmp/sru-pkg /usr/bin/python3 scripts/make-reference-sru-fixture.py [OUT_DIR]
+    (OUT_DIR defaults to tests/fixtures/reference_sru)
+
+Importing sru compiles the package's C++ operators with torch.utils.cpp_extension (a C++
+compiler and `ninja` are needed; about a minute). Its CUDA operators are not wanted: this
+script sets CUDA_HOME to a directory that does not exist (and drops CUDA_PATH), so that
+compiling the package's .cu file fails at once and the package builds its own fallback (a stub
+whose CUDA operators raise) instead; every tensor stays on the CPU.
+
+The outputs h and c are the package's CPU forward pass on CPU tensors, in float64: with
+autograd enabled, SRUCell.apply_recurrence on a CPU tensor runs the package's
+elementwise_recurrence_naive loop in Python, which keeps the tensors' dtype (its C++ CPU
+operator, used under torch.no_grad(), is float32 only). That float32 operator's output is also
+computed, as a check printed and stored in the metadata (it agrees to 5e-7 on h).
+
+Output: weights.safetensors (F32 weights under the package's names; the options in
+__metadata__) and io.safetensors (input F32 (L, B, in), mask_pad U8 (L, B), c0 F32 (layers, B,
+out), and the outputs h (L, B, out) and c (layers, B, out), F64, computed from the float32
+weights and inputs converted to float64). The safetensors files are written by a few lines
+below (no safetensors package needed).
 """
 import json
-import math
 import os
 import struct
 import sys
+import warnings
 
-import torch
-from torch import nn
+os.environ["CUDA_HOME"] = "/nonexistent-cuda-for-sru-cpu-only"
+os.environ.pop("CUDA_PATH", None)
+import torch  # noqa: E402
+
+with warnings.catch_warnings():
+    # "Just-in-time loading and compiling the CUDA kernels of SRU was unsuccessful": wanted.
+    warnings.simplefilter("ignore")
+    import sru  # noqa: E402
 
 OPTIONS = dict(input_size=5, hidden_size=3, num_layers=2, bidirectional=True, rescale=True,
                highway_bias=-1.0, layer_norm=True, projection_size=2, has_skip_term=True)
 LENGTH, BATCH = 7, 3
-
-
-class ReferenceSRUCell(nn.Module):
-    def __init__(self, input_size, hidden_size, bidirectional, rescale, highway_bias,
-                 layer_norm, projection_size, has_skip_term):
-        super().__init__()
-        self.hidden_size = hidden_size
-        self.directions = 2 if bidirectional else 1
-        self.output_size = hidden_size * self.directions
-        self.rescale = rescale
-        self.has_skip_term = has_skip_term
-        self.k = 4 if has_skip_term and input_size != self.output_size else 3
-        projects = 0 < projection_size < input_size and projection_size < self.output_size
-        rows = projection_size if projects else input_size
-        self.weight_proj = nn.Parameter(torch.empty(input_size, rows)) if projects else None
-        self.weight = nn.Parameter(torch.empty(rows, self.output_size * self.k))
-        self.weight_c = nn.Parameter(torch.empty(2 * self.output_size))
-        self.bias = nn.Parameter(torch.empty(2 * self.output_size))
-        alpha = math.sqrt(1 + 2 * math.exp(highway_bias)) if rescale and has_skip_term else 1.0
-        self.register_buffer("scale_x", torch.tensor([alpha]))
-        self.layer_norm = nn.LayerNorm(input_size) if layer_norm else None
-
-    def forward(self, x, c0, mask_pad):
-        length, batch, _ = x.shape
-        dirs, d, k = self.directions, self.hidden_size, self.k
-        residual = x
-        if self.layer_norm is not None:
-            x = self.layer_norm(x)
-        flat = x.reshape(length * batch, -1)
-        if self.weight_proj is not None:
-            flat = flat @ self.weight_proj
-        u = (flat @ self.weight).view(length, batch, dirs, d, k)
-        v_f, v_r = self.weight_c.view(2, dirs, d)
-        b_f, b_r = self.bias.view(2, dirs, d)
-        if not self.has_skip_term:
-            skip = None
-        elif k == 3:
-            skip = residual.view(length, batch, dirs, d)
-            if self.rescale:
-                skip = skip * self.scale_x
-        else:
-            skip = u[..., 3]
-        pad = mask_pad.to(x.dtype).view(length, batch, 1)
-        h = x.new_zeros(length, batch, dirs, d)
-        c_last = []
-        for di in range(dirs):
-            c = c0.view(batch, dirs, d)[:, di]
-            steps = range(length) if di == 0 else range(length - 1, -1, -1)
-            for t in steps:
-                f = torch.sigmoid(u[t, :, di, :, 1] + v_f[di] * c + b_f[di])
-                r = torch.sigmoid(u[t, :, di, :, 2] + v_r[di] * c + b_r[di])
-                c_new = f * c + (1 - f) * u[t, :, di, :, 0]
-                c = pad[t] * c + (1 - pad[t]) * c_new  # a pad step carries c unchanged
-                out = r * c if skip is None else r * c + (1 - r) * skip[t, :, di]
-                h[t, :, di] = (1 - pad[t]) * out       # and leaves h at 0
-            c_last.append(c)
-        return h.view(length, batch, -1), torch.stack(c_last, dim=1).view(batch, -1)
-
-
-class ReferenceSRU(nn.Module):
-    def __init__(self, input_size, hidden_size, num_layers, **cell_options):
-        super().__init__()
-        out = hidden_size * (2 if cell_options["bidirectional"] else 1)
-        self.rnn_lst = nn.ModuleList(
-            ReferenceSRUCell(input_size if i == 0 else out, hidden_size, **cell_options)
-            for i in range(num_layers))
-
-    def forward(self, x, c0, mask_pad):
-        cs = []
-        for i, cell in enumerate(self.rnn_lst):
-            x, c = cell(x, c0[i], mask_pad)
-            cs.append(c)
-        return x, torch.stack(cs)
+PACKAGE_VERSION = "2.6.0"
 
 
 def write_safetensors(path, tensors, metadata):
@@ -120,36 +67,62 @@ def write_safetensors(path, tensors, metadata):
         f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
+def package_forward(model, x, c0, mask_pad):
+    """The package's forward pass on the CPU with autograd on: its Python recurrence loop, in
+    the tensors' own dtype. The result requiring grad shows that loop ran (the package's C++
+    operator has no autograd)."""
+    assert all(not t.is_cuda for t in model.state_dict().values())
+    with torch.enable_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Running SRU on CPU with grad_enabled=True"
+        h, c = model(x, c0, mask_pad)
+    assert h.requires_grad and c.requires_grad, "not the package's Python CPU path"
+    return h.detach(), c.detach()
+
+
 def main():
+    if sru.__version__ != PACKAGE_VERSION:
+        sys.exit(f"sru {sru.__version__} is imported; the fixture is sru {PACKAGE_VERSION}'s")
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "reference_sru")
     os.makedirs(out_dir, exist_ok=True)
+    model = sru.SRU(**OPTIONS)
+    model.eval()
+    # Trained-looking weights rather than the initialisation, so that every entry matters
+    # (scale_x, a buffer, stays the package's own sqrt(1 + 2 e^highway_bias)).
     torch.manual_seed(2018)
-    options = dict(OPTIONS)
-    sru = ReferenceSRU(options.pop("input_size"), options.pop("hidden_size"),
-                       options.pop("num_layers"), **options)
-    # Trained-looking weights rather than the initialisation, so that every entry matters.
     with torch.no_grad():
-        for name, p in sru.named_parameters():
+        for name, p in model.named_parameters():
             if name.endswith("layer_norm.weight"):
                 p.copy_(1 + 0.2 * torch.randn(p.shape))
             else:
                 p.copy_(0.6 * torch.randn(p.shape))
-    out = sru.rnn_lst[0].output_size
+    out = model.output_size
     x = torch.randn(LENGTH, BATCH, OPTIONS["input_size"])
     mask_pad = torch.zeros(LENGTH, BATCH, dtype=torch.uint8)
     mask_pad[LENGTH - 2:, 2] = 1  # the third sentence is 5 long
     c0 = 0.5 * torch.randn(OPTIONS["num_layers"], BATCH, out)
-    state = {name: t.float() for name, t in sru.state_dict().items()}
+    state = {name: t.float().clone() for name, t in model.state_dict().items()}
     write_safetensors(os.path.join(out_dir, "weights.safetensors"), state,
-                      {"format": "pt", "model": "sru.SRU 2.6", "options": json.dumps(OPTIONS)})
+                      {"format": "pt", "model": f"sru.SRU {sru.__version__}",
+                       "options": json.dumps(OPTIONS)})
+
+    # The check: the package's float32 C++ CPU operator (torch.no_grad()) on the same inputs.
     with torch.no_grad():
-        h, c = sru.double()(x.double(), c0.double(), mask_pad)
+        h32, c32 = model(x, c0, mask_pad)
+    h, c = package_forward(model.double(), x.double(), c0.double(), mask_pad)
+    h32_diff = (h32.double() - h).abs().max().item()
+    c32_diff = (c32.double() - c).abs().max().item()
     write_safetensors(os.path.join(out_dir, "io.safetensors"),
                       dict(input=x, mask_pad=mask_pad, c0=c0, h=h, c=c),
                       {"made_by": "scripts/make-reference-sru-fixture.py",
+                       "package": f"sru {sru.__version__}",
+                       "outputs": "sru.SRU forward on the CPU in float64 (Python recurrence)",
+                       "float32_cpu_operator_max_diff": json.dumps([h32_diff, c32_diff]),
                        "torch": torch.__version__})
-    print(f"wrote {out_dir}: {len(state)} tensors; h {tuple(h.shape)}, c {tuple(c.shape)}")
+    print(f"wrote {out_dir} with sru {sru.__version__} (torch {torch.__version__}): "
+          f"{len(state)} tensors; h {tuple(h.shape)} max |h| {h.abs().max().item():.3f}, "
+          f"c {tuple(c.shape)}; the float32 C++ operator differs by {h32_diff:.2e} on h, "
+          f"{c32_diff:.2e} on c")
 
 
 if __name__ == "__main__":

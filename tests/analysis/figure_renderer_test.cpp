@@ -139,10 +139,18 @@ std::string fileBytes(const std::string& path) {
 
 TEST_F(FigureRendering, DrawnAgainWithTheRunsDateTheFilesAreTheSameBytes) {
   RECURLAB_REQUIRE_OR_SKIP(figureFormats().back().extension != "pdf" ? "gnuplot has no pdfcairo terminal" : "");
-  TempRoot first, second;
+  // Two folders by name: two default TempRoots of one test are the same folder, and the
+  // comparison below would read each file against itself.
+  TempRoot first("recurlab_figure_first"), second("recurlab_figure_second");
+  ASSERT_NE(first.path(), second.path());
   renderFigure(logFigure(), first.path().string(), "curve", "2026-11-24T19:59:37Z");
-  // cairo stamps the wall clock to the second: draw the second copy in a later second.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  // A wait on the wall clock is what is tested here: cairo stamps the wall clock, to the
+  // second, into the PDF, and the run's date must replace it. So the second copy is drawn in a
+  // later second than any stamp of the first: the wait lasts until the next whole second
+  // (under 1 s), not a fixed time.
+  const auto first_drawn = std::chrono::system_clock::now();
+  std::this_thread::sleep_until(std::chrono::floor<std::chrono::seconds>(first_drawn) +
+                                std::chrono::seconds(1));
   renderFigure(logFigure(), second.path().string(), "curve", "2026-11-24T19:59:37Z");
   for (const char* file : {"curve.pdf", "curve.png", "curve.gp", "curve.dat"})
     EXPECT_EQ(fileBytes(first.file(file)), fileBytes(second.file(file))) << file;

@@ -2,7 +2,7 @@
 // (each append is written to the file) and is killed; a second process, opening the file
 // fresh (no HDF5 cache shared with the writer), sees every row the writer had written, and a
 // resumed run appends to the same file. A writer churning groups, tables and removals is
-// killed at random moments and always leaves a whole log. Then the same through the harness:
+// killed at each of its changes and mid-write and always leaves a whole log. Then the same through the harness:
 // a toy run killed right after an epoch row, read by another process, resumed from its last
 // checkpoint to the result of an uninterrupted run.
 #include <gtest/gtest.h>
@@ -13,7 +13,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -63,26 +62,19 @@ TEST(KilledLogWriter, AnotherProcessSeesEveryFlushedRowAndTheLogResumes) {
   const fs::path progress = tmp.root / "progress.txt";
   const std::string output = (tmp.root / "writer.txt").string();
   for (int64_t kill_after : {5, 40}) {  // early (one chunk) and later (several)
-    SCOPED_TRACE("killed after at least " + std::to_string(kill_after) + " rows");
+    SCOPED_TRACE("killed after row " + std::to_string(kill_after));
     fs::remove(log);
     fs::remove(progress);
-    const int pid = recurlab::testing::startChild(probe, {"write", log, progress.string()}, {}, output);
-    ASSERT_GT(pid, 0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (completeLines(progress) < kill_after && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    ::kill(-pid, SIGKILL);  // mid-run: between two appends or inside one
-    bool finished = false;
-    const auto r = recurlab::testing::waitChild(pid, 10000, finished);
-    ASSERT_TRUE(finished);
+    // Killed by its own kill point right after the kill_after-th append was written, before
+    // that row's progress line (awaited with runChild's timeout).
+    const auto r = runChild(probe, {"write", log, progress.string()},
+                            "log-probe-row-appended:" + std::to_string(kill_after), -1, output);
     ASSERT_TRUE(r.killed) << "the writer ended by itself (exit " << r.exit_code << "); see " << output;
-    const int64_t flushed = completeLines(progress);
-    ASSERT_GE(flushed, kill_after) << "see " << output;
-    // The probe also checks each row's values. One more row may have been flushed after the
-    // last progress line and before the kill.
+    ASSERT_EQ(completeLines(progress), kill_after - 1) << "see " << output;
+    // The probe also checks each row's values: every appended row is in the file, the one
+    // appended after the last progress line included.
     const int64_t seen = rowsSeenByAnotherProcess(log, "/rows", tmp.root);
-    EXPECT_GE(seen, flushed);
-    EXPECT_LE(seen, flushed + 1);
+    ASSERT_EQ(seen, kill_after);
     // Resume: open the killed writer's file for appending, as a resumed run does.
     {
       Hdf5RunLog resumed(log, Hdf5RunLog::Mode::Append);
@@ -96,9 +88,12 @@ TEST(KilledLogWriter, AnotherProcessSeesEveryFlushedRowAndTheLogResumes) {
 // A kill inside a write (HDF5 writes a change as several blocks) must leave the log as it was
 // before that write or after it: each write replaces the file whole (rename), never in place.
 // The writer churns as a run does (groups, tables, attributes, removals, each a write) and is
-// killed at 60 random moments, reopening the log each time; another process must read all of
-// it every time, and the count of finished units must never go back.
-TEST(KilledLogWriter, KilledAtRandomMomentsTheLogIsAlwaysWholeAndNeverLosesAFinishedUnit) {
+// killed 60 times, reopening the log each time; another process must read all of it every
+// time, and the count of finished units must never go back. Half the kills are the writer's
+// own kill point before its n-th change (n = 1..16: every place in a unit of about 8 changes,
+// over two units); the other half are a SIGKILL from here as soon as the writer announces a
+// unit finished in that run, which lands in the next unit's writes: between two or inside one.
+TEST(KilledLogWriter, KilledAtEveryChangeAndMidWriteTheLogIsAlwaysWholeAndNeverLosesAFinishedUnit) {
   const std::string probe = siblingBinary("recurlab_log_probe");
   ASSERT_TRUE(fs::exists(probe)) << probe << " is not built";
   TempRoot tmp("recurlab_churned_log");
@@ -106,21 +101,40 @@ TEST(KilledLogWriter, KilledAtRandomMomentsTheLogIsAlwaysWholeAndNeverLosesAFini
   const fs::path progress = tmp.root / "progress.txt";
   const std::string output = (tmp.root / "writer.txt").string();
   const fs::path checked = tmp.root / "check.txt";
-  std::mt19937 rng(11);
   int64_t units = 0;
   for (int k = 0; k < 60; ++k) {
-    const int pid = recurlab::testing::startChild(probe, {"churn", log, progress.string()}, {}, output);
-    ASSERT_GT(pid, 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5 + rng() % 60));
-    ::kill(-pid, SIGKILL);
     bool finished = false;
-    const auto r = recurlab::testing::waitChild(pid, 10000, finished);
-    ASSERT_TRUE(finished);
-    ASSERT_TRUE(r.killed) << "the writer ended by itself (exit " << r.exit_code << "); see " << output;
+    recurlab::testing::ChildResult r;
+    if (k % 2 == 0) {
+      const std::string kill_at = "log-probe-change:" + std::to_string(1 + (k / 2) % 16);
+      SCOPED_TRACE("kill " + std::to_string(k + 1) + " at " + kill_at);
+      const int pid = recurlab::testing::startChild(probe, {"churn", log, progress.string()},
+                                                    {{"RECURLAB_KILL_AT", kill_at}}, output);
+      ASSERT_GT(pid, 0);
+      r = recurlab::testing::waitChild(pid, 60000, finished);
+      if (!finished) {
+        ::kill(-pid, SIGKILL);
+        recurlab::testing::waitChild(pid, 10000, finished);
+        FAIL() << "the writer did not reach its kill point in 60 s; see " << output;
+      }
+      ASSERT_TRUE(r.killed) << "not killed at its kill point (exit " << r.exit_code << "); see " << output;
+    } else {
+      const int64_t announced = completeLines(progress);
+      const int pid = recurlab::testing::startChild(probe, {"churn", log, progress.string()}, {}, output);
+      ASSERT_GT(pid, 0);
+      // The condition: a unit finished in this run (a line more in PROGRESS), or 60 s passed.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (completeLines(progress) == announced && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      ::kill(-pid, SIGKILL);
+      r = recurlab::testing::waitChild(pid, 10000, finished);
+      ASSERT_TRUE(finished);
+      ASSERT_GT(completeLines(progress), announced) << "kill " << k + 1 << ": no unit in 60 s; see " << output;
+      ASSERT_TRUE(r.killed) << "the writer ended by itself (exit " << r.exit_code << "); see " << output;
+    }
     if (!fs::exists(log)) {
-      // Killed while starting, before its first write (a loaded machine can take longer than
-      // the kill's delay to load a program): the log before any write is no file at all, which
-      // is whole only if no kill before had let a unit finish.
+      // Killed before its first change to a log not made yet: the log before any write is no
+      // file at all, which is whole only if no kill before had let a unit finish.
       ASSERT_EQ(units, 0) << "after kill " << k + 1 << ": the log with " << units << " units is gone";
       ASSERT_EQ(completeLines(progress), 0) << "after kill " << k + 1;
       continue;

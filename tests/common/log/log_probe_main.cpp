@@ -2,8 +2,9 @@
 // tests that kill a writer with SIGKILL and read the log from another process (HDF5 shares
 // its cache inside one process, so a reader there proves nothing about the file).
 //   write LOG PROGRESS   create LOG, append rows (i, i²) to /rows one by one (each append
-//                        is written to the file), and after each one write "i" as a line of
-//                        PROGRESS; runs until killed (or 10^6 rows).
+//                        is written to the file), and after each one pass the kill point
+//                        "log-probe-row-appended" and write "i" as a line of PROGRESS, a row
+//                        a millisecond; runs until killed (or 10^6 rows).
 //   rows LOG TABLE       print "rows N" for TABLE; with TABLE = /rows also check that row i
 //                        is (i, i²), else exit 1.
 //   churn LOG PROGRESS   what a run does to its log, over and over: open LOG (or create it),
@@ -11,12 +12,14 @@
 //                        and a status attribute, the root attribute "units" = u, and the
 //                        removal of the groups of units before u-1 (as a resume removes
 //                        cut-off units); a line "u" in PROGRESS after each unit. Reopened,
-//                        it goes on after the root's "units". Runs until killed (or 10^6
-//                        units).
+//                        it goes on after the root's "units". Each change to the log (each
+//                        a write of the file) comes after the kill point "log-probe-change".
+//                        Runs until killed (or 10^6 units).
 //   check LOG            open LOG afresh, read its root attributes and every unit's group,
 //                        attributes and table, and check them against what churn writes:
 //                        print "units N", or exit 1 naming what is damaged or missing.
-// Built with the tests, not installed.
+// The kill points are common/runtime/kill_point.h's: RECURLAB_KILL_AT="<point>:<n>" kills the
+// probe with SIGKILL the n-th time it passes <point>. Built with the tests, not installed.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -27,10 +30,12 @@
 #include <thread>
 
 #include "common/log/hdf5_run_log.h"
+#include "common/runtime/kill_point.h"
 
 namespace {
 
 using recurlab::experiments::Hdf5RunLog;
+using recurlab::experiments::killPoint;
 
 int writeUntilKilled(const std::string& log_path, const std::string& progress_path) {
   Hdf5RunLog log(log_path, Hdf5RunLog::Mode::Create);
@@ -44,8 +49,10 @@ int writeUntilKilled(const std::string& log_path, const std::string& progress_pa
   }
   for (int i = 0; i < 1000000; ++i) {
     log.appendRow("/rows", {double(i), double(i) * i});  // flushes the file
+    killPoint("log-probe-row-appended");  // n-th time: n rows written, n - 1 progress lines
     const std::string line = std::to_string(i) + "\n";
     if (::write(progress, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return 2;
+    // A row a millisecond, as a run's log grows: a reader meets it mid-run (live_run_test).
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return 0;
@@ -64,13 +71,23 @@ int churnUntilKilled(const std::string& log_path, const std::string& progress_pa
   }
   for (int64_t u = first; u < 1000000; ++u) {
     const std::string g = unitGroup(u);
+    killPoint("log-probe-change");
     log.remove(g);  // a unit cut off by the last kill starts over
+    killPoint("log-probe-change");
     log.createTable(g + "/epochs", {"epoch", "loss"});
-    for (int e = 1; e <= 3; ++e) log.appendRow(g + "/epochs", {double(e), double(u) / e});
+    for (int e = 1; e <= 3; ++e) {
+      killPoint("log-probe-change");
+      log.appendRow(g + "/epochs", {double(e), double(u) / e});
+    }
+    killPoint("log-probe-change");
     log.setAttribute(g, "status", std::string("finished"));
+    killPoint("log-probe-change");
     log.setAttribute("/", "units", u);
     for (const auto& name : log.children("/units"))  // also those a kill left here
-      if (std::stoll(name) < u - 1) log.remove(unitGroup(std::stoll(name)));
+      if (std::stoll(name) < u - 1) {
+        killPoint("log-probe-change");
+        log.remove(unitGroup(std::stoll(name)));
+      }
     const std::string line = std::to_string(u) + "\n";
     if (::write(progress, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return 2;
   }

@@ -216,21 +216,31 @@ TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
         {"RANK", std::to_string(r)}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"},
         {"MASTER_PORT", port}, {"RECURLAB_DP_TIMEOUT", "20"}};
   };
-  // Long enough to be mid-training when rank 1 is killed.
+  // Long enough to be mid-training when rank 1 is killed: rank 1 kills itself (SIGKILL) at its
+  // kill point after its 20th training step, past its first checkpoint (every 16 steps).
   auto args = toyArgs(out, 1, 200, 4096);
+  auto env1 = env(1);
+  env1.emplace_back("RECURLAB_KILL_AT", "train-step:20");
   const int p0 = recurlab::testing::startChild(program, args, env(0), log0);
-  const int p1 = recurlab::testing::startChild(program, args, env(1), log1);
-  // Kill rank 1 once both train: its first checkpoint (every 16 steps) is on disk.
-  const fs::path rank1_checkpoint =
-      fs::path(out) / "ranks" / "rank-1" / "checkpoints" / "toy_seeds_0" / "last.pt";
-  const auto started = std::chrono::steady_clock::now();
-  while (!fs::exists(rank1_checkpoint) &&
-         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(fs::exists(rank1_checkpoint)) << fileText(log0) << fileText(log1);
-  kill(-p1, SIGKILL);
+  const int p1 = recurlab::testing::startChild(program, args, env1, log1);
   bool finished = false;
-  recurlab::testing::waitChild(p1, 5000, finished);
+  const auto r1 = recurlab::testing::waitChild(p1, 120000, finished);
+  if (!finished) {
+    kill(-p1, SIGKILL);
+    kill(-p0, SIGKILL);
+    recurlab::testing::waitChild(p1, 5000, finished);
+    recurlab::testing::waitChild(p0, 5000, finished);
+    FAIL() << "rank 1 was not killed at its 20th step within 120 s: " << fileText(log0)
+           << fileText(log1);
+  }
+  if (!r1.killed) {
+    kill(-p0, SIGKILL);
+    recurlab::testing::waitChild(p0, 5000, finished);
+    FAIL() << "rank 1 ended by itself (exit " << r1.exit_code << "): " << fileText(log1);
+  }
+  EXPECT_TRUE(fs::exists(fs::path(out) / "ranks" / "rank-1" / "checkpoints" / "toy_seeds_0" /
+                         "last.pt"))
+      << "killed mid-training, after its first checkpoint";
   const auto killed_at = std::chrono::steady_clock::now();
   const auto r0 = recurlab::testing::waitChild(p0, 60000, finished);
   const double seconds =
@@ -242,7 +252,9 @@ TEST(DataParallel, KilledRankEndsTheOtherWithAnErrorNotAHang) {
   }
   EXPECT_NE(r0.exit_code, 0) << fileText(log0);
   const std::string said = fileText(log0);
-  EXPECT_NE(said.find("data-parallel all-reduce"), std::string::npos) << said;
+  // (exit -1 and not killed: ended by another signal, e.g. SIGPIPE on the dead rank's socket)
+  EXPECT_NE(said.find("data-parallel all-reduce"), std::string::npos)
+      << said << "(rank 0: exit " << r0.exit_code << (r0.killed ? ", SIGKILL" : "") << ")";
   EXPECT_EQ(said.find("frame #"), std::string::npos) << "a backtrace instead of a message: " << said;
   std::cout << "rank 0 stopped " << seconds << " s after rank 1 was killed: " << said;
 }

@@ -1,5 +1,6 @@
 // Weights exchange with PyTorch: the reference SRU's weights (asappresearch/sru 2.6 names and
-// layout, tests/fixtures/reference_sru, made by scripts/make-reference-sru-fixture.py) imported
+// layout, tests/fixtures/reference_sru, made by that package itself with
+// scripts/make-reference-sru-fixture.py: its state_dict() and its own CPU forward) imported
 // into recurlab's SRU give the reference's outputs; export gives the reference's names back;
 // a file that does not fit the model is refused before anything is copied.
 #include "experiments/weights/weights_exchange.h"
