@@ -1,5 +1,6 @@
 #include "experiments/harness/experiment_driver.h"
 
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -110,6 +111,9 @@ int runModelCommand(int argc, char** argv, const DriverSpec& spec, const ModelCo
 
 int runExperiment(int argc, char** argv, const DriverSpec& spec, const TaskFactory& make_task) {
   reportFatalSignals();
+  // A data-parallel rank whose peer died writes to a closed socket: with SIGPIPE ignored the
+  // write fails (EPIPE) and the all-reduce reports it, instead of the rank dying silently.
+  std::signal(SIGPIPE, SIG_IGN);
   ensureFastOpenBlas(argc, argv);
   retainFreedHeapMemory();
   if (argc > 1)
