@@ -11,7 +11,8 @@
 #    reference-trec-seeds.json, reference-trec-pooling.json and reference-max-pooling.json;
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
 #    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
-#    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes)
+#    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes,
+#    one process, leaving the other core to an LM run)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     mt|lm-char|lm-char-linear|lm-word|classification|qa|synthetic) runs+=("$1"); shift ;;
     all) runs+=(mt lm-char lm-char-linear lm-word classification qa synthetic); shift ;;
     *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa synthetic all)" >&2
@@ -45,7 +46,7 @@ done
 
 for run in "${runs[@]}"; do
   default_jobs=2
-  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; esac
+  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; synthetic) default_jobs=1 ;; esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
