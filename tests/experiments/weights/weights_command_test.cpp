@@ -46,7 +46,7 @@ void expectSameTensors(const SafetensorsContents& a, const SafetensorsContents& 
 TEST(WeightsCommandTest, InspectListsTheTensorsAndMetadata) {
   const auto r = run({"inspect", kReferenceWeights});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("metadata model = sru.SRU 2.6\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("metadata model = sru.SRU 2.6.0\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rnn_lst.0.weight F32 [2, 24]\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rnn_lst.1.layer_norm.weight F32 [6]\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("14 tensors, "), std::string::npos) << r.out;
