@@ -10,7 +10,7 @@
 #include "models/layers/gla_layer.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
-#include "models/layers/rg_lru_layer.h"
+#include "models/layers/rg_lru_block.h"
 #include "models/layers/sru_linear_layer.h"
 
 namespace recurlab::models {
@@ -79,16 +79,25 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         return stackOf<SruLinearLayerImpl>(input_size, s, o);
       });
   add("rg_lru",
-      "RG-LRU stack (De et al. 2024, Griffin/Hawk), causal; keys: layers, hidden, decay_scale "
-      "(c in a^(c·r), default 8), dropout, rnn_dropout",
+      "RG-LRU stack (De et al. 2024, Griffin/Hawk), causal: each layer Griffin's recurrent block "
+      "(RMSNorm, GeLU branch times RG-LRU of a short causal convolution, output projection) in "
+      "a residual, a final RMSNorm; keys: layers, hidden, decay_scale (c in a^(c·r), default 8), "
+      "conv_width (default 4), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'rg_lru'");
         const RecurrentStackOptions s = stackOptions(j);
-        RgLruLayerOptions o;
+        RgLruBlockOptions o;
         o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
         o.decay_scale = j.getDouble("decay_scale", 8.0, 0.01, 1000.0);
+        o.conv_width = j.getInt("conv_width", 4, 1, 64);
         j.finish();
-        return stackOf<RgLruLayerImpl>(input_size, s, o);
+        return std::make_shared<RecurrentStackEncoder>(
+            input_size, s, [=](int64_t layer, int64_t in) -> std::shared_ptr<StackableLayer> {
+              RgLruBlockOptions block = o;
+              block.input_size = in;
+              block.output_norm = layer == s.num_layers - 1;
+              return std::make_shared<RgLruBlockImpl>(block);
+            });
       });
   add("hgrn",
       "HGRN stack (Qin et al. 2023), forget gates with learned lower bounds rising with depth, "

@@ -1,18 +1,21 @@
 #pragma once
 // One Real-Gated Linear Recurrent Unit layer (De et al. 2024, "Griffin: Mixing Gated Linear
 // Recurrences with Local Attention for Efficient Language Models", §2.4), on the input mapped
-// to the recurrence's width, x̃_t = W_in x_t + b_in:
+// to the recurrence's width, x̃_t = W_in x_t + b_in (or the input itself, without
+// input_projection, as in Griffin's recurrent block: models/layers/rg_lru_block.h):
 //   r_t = σ(W_a x̃_t + b_a),  i_t = σ(W_x x̃_t + b_x),  a_t = a^{c·r_t},  a = σ(Λ)
 //   h_t = a_t ⊙ h_{t-1} + sqrt(1 - a_t²) ⊙ (i_t ⊙ x̃_t)
 // run by kernels/linear_recurrence.h. As the paper, log a_t = -c·r_t·softplus(-Λ) is computed
 // in log space, c = 8 by default, and Λ starts with a^c uniform in [0.9, 0.999]; 1 - a_t² is
-// -expm1(2·log a_t), bounded below by 1e-12 so that its square root's derivative stays finite
-// where a_t rounds to 1 (Griffin bounds that derivative too). Causal (unidirectional, as the
-// paper). W_a, W_x are dense here (block-diagonal per head in Griffin), and the temporal
-// convolution and GeLU-gated branch of Griffin's recurrent block are not part of the layer.
+// -expm1(2·log a_t); its square root's derivative is bounded by 1000 where a_t nears 1, as
+// google-deepmind/recurrentgemma bounds it (the forward value is exact). Causal
+// (unidirectional, as the paper). W_a, W_x are dense here (block-diagonal per head in
+// Griffin). Alone, a stack of these layers is linear in its input but for the gates, and its
+// gain sqrt((1 + a)/(1 - a)) on slowly varying inputs compounds over layers: the "rg_lru"
+// encoder wraps each in Griffin's residual recurrent block instead.
 // State: [last h (B, d)].
-//   weight_in (input, d), bias_in (d), weight_gates (d, 2·d) = [W_a | W_x], bias_gates (2·d),
-//   decay_logit (d) = Λ
+//   weight_in (input, d), bias_in (d) (with input_projection), weight_gates (d, 2·d) =
+//   [W_a | W_x], bias_gates (2·d), decay_logit (d) = Λ
 #include <torch/nn/module.h>
 #include <torch/nn/pimpl.h>
 
@@ -24,6 +27,7 @@ struct RgLruLayerOptions {
   int64_t input_size = 0;
   int64_t hidden_size = 0;
   double decay_scale = 8.0;  // c
+  bool input_projection = true;  // false: x̃ = x (input_size must equal hidden_size)
 };
 
 class RgLruLayerImpl : public StackableLayer {

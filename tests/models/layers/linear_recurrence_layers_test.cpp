@@ -1,8 +1,8 @@
-// The encoders run by the linear recurrence op (min_gru, min_lstm, sru_linear, rg_lru, hgrn)
-// against naive implementations of their papers' equations in double: a loop over time with
-// the recurrence written as the paper writes it (the log-space forms of minGRU and minLSTM as
-// Feng et al. 2024, appendix, compute it: a cumulative sum and a log-cumulative-sum-exp), on the
-// encoder's own parameters. Features, final states and the gradients of the input, the initial
+// The encoders run by the linear recurrence op (min_gru, min_lstm, sru_linear, hgrn; rg_lru's
+// blocks: rg_lru_block_test.cpp) against naive implementations of their papers' equations in
+// double: a loop over time with the recurrence written as the paper writes it (the log-space
+// forms of minGRU and minLSTM as Feng et al. 2024, appendix, compute it: a cumulative sum and a
+// log-cumulative-sum-exp), on the encoder's own parameters. Features, final states and the gradients of the input, the initial
 // states and every parameter agree to 1e-10.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -18,7 +18,6 @@
 #include "models/encoders/recurrent_stack.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
-#include "models/layers/rg_lru_layer.h"
 #include "models/layers/sru_linear_layer.h"
 #include "models/registry.h"
 
@@ -147,25 +146,6 @@ LayerResult sruLinearReference(const SruLinearLayerImpl& layer, const Tensor& x,
   return {torch::cat(outputs, 2), torch::cat(lasts, 1)};
 }
 
-// De et al. 2024, §2.4, with a_t = σ(Λ)^{c·r_t} as written (a power, not its log form).
-LayerResult rgLruReference(const RgLruLayerImpl& layer, const Tensor& x, const Tensor& h0) {
-  const auto& o = layer.options();
-  const int64_t d = o.hidden_size;
-  const Tensor xt = torch::matmul(x, layer.weight_in) + layer.bias_in;
-  const Tensor gates = torch::matmul(xt, layer.weight_gates) + layer.bias_gates;
-  const Tensor base = torch::sigmoid(layer.decay_logit);
-  Tensor h = h0;
-  std::vector<Tensor> steps;
-  for (int64_t t = 0; t < x.size(0); ++t) {
-    const Tensor r = torch::sigmoid(gates[t].slice(1, 0, d));
-    const Tensor i = torch::sigmoid(gates[t].slice(1, d, 2 * d));
-    const Tensor a = torch::pow(base, o.decay_scale * r);
-    h = a * h + torch::sqrt(1 - a * a) * (i * xt[t]);
-    steps.push_back(h);
-  }
-  return {torch::stack(steps), h};
-}
-
 // Qin et al. 2023, §3 (real-valued), with layer k's lower bound γ^k given.
 LayerResult hgrnReference(HgrnLayerImpl& layer, const Tensor& gamma, const Tensor& x,
                           const Tensor& h0) {
@@ -235,8 +215,6 @@ std::vector<ModelCase> modelCases() {
   // hidden = input size: the first layer's highway takes x itself.
   cases.push_back({"sru_linear_same_width", "sru_linear", {{"hidden", IN}},
                    stackReference<SruLinearLayerImpl>(sruLinearReference), false});
-  cases.push_back({"rg_lru", "rg_lru", {{"decay_scale", 8.0}},
-                   stackReference<RgLruLayerImpl>(rgLruReference), false});
   cases.push_back({"hgrn", "hgrn", nlohmann::json::object(),
                    [](SequenceEncoder& enc, int64_t i, const Tensor& x, const Tensor& h0) {
                      auto& hgrn = dynamic_cast<HgrnEncoder&>(enc);
