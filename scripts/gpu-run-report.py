@@ -515,7 +515,7 @@ def main():
               "(stopped by its time limit: its numbers are what it reached, read from its log, and, from "
               "its output, the epoch and batch it was cut in and its rate there); not run "
               "(no time left). Each run's limit is its share of the time left (the stages weigh "
-              "cuda-tests 1, classification 2, lm 2, mt 3, qa 2, speed 1 per precision; time a run leaves "
+              "cuda-tests 1, classification 2, lm 2, mt 3, qa 2, synthetic 1, speed 1 per precision; time a run leaves "
               "unused goes to the later ones). Caps: config keys set for the slot (the quick defaults are "
               "too long for it). Seconds per epoch and throughput come from each run's summary.json "
               "(recurlab_analyze of its log.h5); classification's seconds per epoch are the mean over its "

@@ -16,7 +16,8 @@
 #   --build-dir DIR      the CMake build folder (default build-gpu)
 #   --no-build           use the binaries already in --build-dir
 #   --device cuda|cpu    where the runs train (default cuda; cpu only tests this script)
-#   --stages LIST        comma list of cuda-tests,classification,lm,mt,qa,speed (default all)
+#   --stages LIST        comma list of cuda-tests,classification,lm,mt,qa,synthetic,speed
+#                        (default all)
 #   --precisions LIST    comma list of fp32,bf16,fp16 for the task stages (default fp32,bf16)
 #   --max-epochs N       cap every task's train.max_epochs at N (default 1; 0 = the quick
 #                        default's own epochs); the cap is shown in the report
@@ -42,7 +43,7 @@ usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "gpu-run: $*" >&2; exit 2; }
 
 out='' deadline='' data=data deps='' build_dir=build-gpu build=1 device=cuda
-stages=cuda-tests,classification,lm,mt,qa,speed precisions=fp32,bf16 max_epochs=1
+stages=cuda-tests,classification,lm,mt,qa,synthetic,speed precisions=fp32,bf16 max_epochs=1
 threads=0 speed_args='' speed_args_given='' work='' resume=''
 sets=()
 command_line="$0 $(printf '%q ' "$@")"
@@ -75,7 +76,7 @@ done
 [[ $device == cuda || $device == cpu ]] || die "--device: cuda or cpu, got '$device'"
 [[ $max_epochs =~ ^[0-9]+$ ]] || die "--max-epochs: a whole number, got '$max_epochs'"
 [[ $threads =~ ^[0-9]+$ ]] || die "--threads: a whole number, got '$threads'"
-all_stages=(cuda-tests classification lm mt qa speed)
+all_stages=(cuda-tests classification lm mt qa synthetic speed)
 IFS=, read -r -a wanted <<< "$stages"
 for s in "${wanted[@]}"; do
   [[ " ${all_stages[*]} " == *" $s "* ]] || die "--stages: unknown stage '$s' (${all_stages[*]})"
@@ -86,7 +87,7 @@ for p in "${precs[@]}"; do
   [[ $p == fp32 || $p == bf16 || $p == fp16 ]] || die "--precisions: fp32, bf16 or fp16, got '$p'"
 done
 for s in "${sets[@]}"; do
-  [[ $s =~ ^(classification|lm|mt|qa):[^=]+=.+$ ]] || die "--set: TASK:KEY=VALUE, got '$s'"
+  [[ $s =~ ^(classification|lm|mt|qa|synthetic):[^=]+=.+$ ]] || die "--set: TASK:KEY=VALUE, got '$s'"
 done
 [[ -z $resume || -d $resume ]] || die "--resume $resume: no such folder"
 [[ -z $speed_args_given && $device == cpu ]] && speed_args=--quick
@@ -228,7 +229,7 @@ weight() {
     cuda-tests) echo 1 ;;
     classification|lm|qa) echo 2 ;;
     mt) echo 3 ;;
-    speed) echo 1 ;;
+    synthetic|speed) echo 1 ;;
   esac
 }
 
@@ -279,6 +280,7 @@ want classification && targets+=(recurlab_classification)
 want lm && targets+=(recurlab_lm)
 want mt && targets+=(recurlab_mt recurlab_bleu)
 want qa && targets+=(recurlab_qa)
+want synthetic && targets+=(recurlab_synthetic)
 want speed && targets+=(recurlab_speed)
 
 # The PyTorch of $python: torch_root (the torch package's folder, holding lib/ and share/),
