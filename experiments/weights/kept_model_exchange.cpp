@@ -63,7 +63,7 @@ SafetensorsContents exportKeptModel(const std::string& dir) {
   }
   if (encoder) {
     importModuleWeights(*encoder, encoder_weights, kept.path("weights.pt") + " (its encoder)");
-    for (auto t : exportModuleWeights(*encoder, referencePrefix(encoder_name)).tensors) {
+    for (auto t : exportEncoderWeights(*encoder, encoder_name).tensors) {
       t.name = kEncoderPrefix + t.name;
       contents.tensors.push_back(std::move(t));
     }
@@ -97,8 +97,7 @@ NamedTensors importKeptModel(const SafetensorsContents& contents, const std::str
     }
   }
   if (encoder) {
-    importModuleWeights(*encoder, encoder_weights, source + " (its encoder)",
-                        referencePrefix(encoder_name));
+    importEncoderWeights(*encoder, encoder_name, encoder_weights, source + " (its encoder)");
     for (auto& [name, tensor] : namedWeights(*encoder))
       tensors.emplace_back(kEncoderPrefix + name, tensor);
   }

@@ -34,8 +34,9 @@ const char* const kHelp =
     "inspect checks a file and lists its tensors.\n"
     "Without --model, export and import pass the tensors one to one under their names. With\n"
     "--model they go through that model, built from its config keys: every parameter must be\n"
-    "there with its shape and nothing else, and the names are the PyTorch reference's where\n"
-    "there is one (--model sru: asappresearch/sru's SRU, \"rnn_lst.0.weight\", ...).\n";
+    "there with its shape and nothing else, and the names and layouts are the PyTorch\n"
+    "reference's where there is one (--model sru: asappresearch/sru's SRU, \"rnn_lst.0.weight\";\n"
+    "min_gru, min_lstm: BorealisAI/minRNNs; hgrn, gla: fla-org/flash-linear-attention).\n";
 
 struct Request {
   std::string action;
@@ -116,7 +117,7 @@ void exportWeights(const Request& r, std::ostream& out) {
     metadata["model"] = r.model;
     metadata["model_config"] = parseModelConfig(r.model_config).dump();
     metadata["input_size"] = std::to_string(r.input_size);
-    contents = exportModuleWeights(*model, referencePrefix(r.model), metadata);
+    contents = exportEncoderWeights(*model, r.model, metadata);
   }
   writeSafetensors(r.files[1], contents);
   out << "wrote " << r.files[1] << ": " << contents.tensors.size() << " tensors\n";
@@ -131,7 +132,7 @@ void importWeights(const Request& r, std::ostream& out) {
     for (const auto& t : contents.tensors) tensors.emplace_back(t.name, toTorchTensor(t));
   } else {
     auto model = buildModel(r);
-    importModuleWeights(*model, contents, r.files[0], referencePrefix(r.model));
+    importEncoderWeights(*model, r.model, contents, r.files[0]);
     tensors = namedWeights(*model);
   }
   writeTensorArchive(r.files[1], tensors);

@@ -9,7 +9,8 @@
 // (experiments/weights/kept_model_exchange.h); import of its file needs no --model. Without
 // --model the tensors pass one to one under their names; with --model (an encoder of the
 // registry, built from its config keys) they go through the model: every name and shape is
-// checked, and the names are those of the PyTorch reference where there is one (the SRU).
+// checked, and the names and layouts are those of the PyTorch reference where there is one
+// (experiments/weights/reference_layouts.h; the SRU).
 #include <ostream>
 #include <string>
 #include <vector>

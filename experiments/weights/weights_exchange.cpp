@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/atomic_file.h"
+#include "experiments/weights/reference_layouts.h"
 #include "models/layers/sru_layer.h"
 
 namespace recurlab::experiments::weights {
@@ -58,6 +59,38 @@ double referenceScaleX(const models::SruLayerOptions& o) {
 // Where recurlab's SRU reads the scale: k = 3 with the skip term (α times the input).
 bool scaleXIsUsed(const models::SruLayerOptions& o) {
   return o.has_skip_term && o.numMatrices() == 3;
+}
+
+// The file's tensor `key` for the model's `target` (`what` in errors: "the model's 'NAME'"),
+// checked: present, with the target's shape, floating point where the target is (else the
+// same dtype).
+const SafetensorsTensor& checkedTensor(const SafetensorsContents& contents, const std::string& key,
+                                       const torch::Tensor& target, const std::string& what,
+                                       const std::string& source) {
+  const SafetensorsTensor* stored = contents.find(key);
+  const std::vector<int64_t> shape(target.sizes().begin(), target.sizes().end());
+  if (!stored)
+    throw std::runtime_error(source + ": no tensor '" + key + "' for " + what + " (shape " +
+                             shapeText(shape) + ")");
+  if (stored->shape != shape)
+    throw std::runtime_error(source + ": tensor '" + key + "' has shape " +
+                             shapeText(stored->shape) + ", " + what + " has shape " +
+                             shapeText(shape));
+  const bool model_floating = torch::isFloatingType(target.scalar_type());
+  // Floating point converts to the model's precision; anything else must be the same type.
+  if (model_floating != isFloatingDtype(stored->dtype) ||
+      (!model_floating && safetensorsDtypeOf(target.scalar_type(), key) != stored->dtype))
+    throw std::runtime_error(source + ": tensor '" + key + "' has dtype " +
+                             dtypeName(stored->dtype) + ", " + what + " is " +
+                             std::string(c10::toString(target.scalar_type())));
+  return *stored;
+}
+
+void refuseLeftovers(const SafetensorsContents& contents, const std::set<std::string>& used,
+                     const std::string& source, const std::string& where) {
+  for (const auto& t : contents.tensors)
+    if (!used.count(t.name))
+      throw std::runtime_error(source + ": tensor '" + t.name + "' matches no " + where);
 }
 
 std::string exchangeName(const std::string& name, const std::string& prefix) {
@@ -122,23 +155,9 @@ void importModuleWeights(torch::nn::Module& module, const SafetensorsContents& c
   std::vector<std::pair<torch::Tensor, torch::Tensor>> copies;  // (model's, file's)
   for (const auto& [name, target] : namedWeights(module)) {
     const std::string key = exchangeName(name, prefix);
-    const SafetensorsTensor* stored = contents.find(key);
-    const std::vector<int64_t> shape(target.sizes().begin(), target.sizes().end());
-    if (!stored)
-      throw std::runtime_error(source + ": no tensor '" + key + "' for the model's '" + name +
-                               "' (shape " + shapeText(shape) + ")");
+    const SafetensorsTensor* stored =
+        &checkedTensor(contents, key, target, "the model's '" + name + "'", source);
     used.insert(key);
-    if (stored->shape != shape)
-      throw std::runtime_error(source + ": tensor '" + key + "' has shape " +
-                               shapeText(stored->shape) + ", the model's '" + name +
-                               "' has shape " + shapeText(shape));
-    const bool model_floating = torch::isFloatingType(target.scalar_type());
-    // Floating point converts to the model's precision; anything else must be the same type.
-    if (model_floating != isFloatingDtype(stored->dtype) ||
-        (!model_floating && safetensorsDtypeOf(target.scalar_type(), name) != stored->dtype))
-      throw std::runtime_error(source + ": tensor '" + key + "' has dtype " +
-                               dtypeName(stored->dtype) + ", the model's '" + name + "' is " +
-                               std::string(c10::toString(target.scalar_type())));
     const torch::Tensor value = toTorchTensor(*stored);
     bool is_scale_x = false;
     for (const auto& [path, layer] : sru_layers) {
@@ -153,17 +172,49 @@ void importModuleWeights(torch::nn::Module& module, const SafetensorsContents& c
     }
     if (!is_scale_x) copies.emplace_back(target, value);
   }
-  for (const auto& t : contents.tensors)
-    if (!used.count(t.name))
-      throw std::runtime_error(source + ": tensor '" + t.name + "' matches no parameter or " +
-                               "buffer of the model" +
-                               (prefix.empty() ? "" : " (under the prefix '" + prefix + "')"));
+  refuseLeftovers(contents, used, source,
+                  "parameter or buffer of the model" +
+                      (prefix.empty() ? std::string() : " (under the prefix '" + prefix + "')"));
   torch::NoGradGuard no_grad;
   for (auto& [target, value] : copies) target.copy_(value);
 }
 
 std::string referencePrefix(const std::string& encoder_name) {
   return encoder_name == "sru" ? "sru." : "";
+}
+
+SafetensorsContents exportEncoderWeights(const torch::nn::Module& encoder,
+                                         const std::string& encoder_name,
+                                         const std::map<std::string, std::string>& metadata) {
+  const auto layout = referenceLayout(encoder_name, encoder);
+  if (!layout) return exportModuleWeights(encoder, referencePrefix(encoder_name), metadata);
+  SafetensorsContents contents;
+  contents.metadata = metadata;
+  for (const auto& [name, tensor] : toReference(*layout, namedWeights(encoder)))
+    contents.tensors.push_back(toSafetensorsTensor(name, tensor));
+  return contents;
+}
+
+void importEncoderWeights(torch::nn::Module& encoder, const std::string& encoder_name,
+                          const SafetensorsContents& contents, const std::string& source) {
+  const auto layout = referenceLayout(encoder_name, encoder);
+  if (!layout) return importModuleWeights(encoder, contents, source, referencePrefix(encoder_name));
+  // The reference's tensors as the model's would be exported: the names and shapes wanted.
+  const NamedTensors model = namedWeights(encoder);
+  std::set<std::string> used;
+  NamedTensors reference;
+  for (const auto& [key, target] : toReference(*layout, model)) {
+    const auto& stored = checkedTensor(
+        contents, key, target,
+        "the model's '" + key + "' (" + encoder_name + " as " + layout->reference + ")", source);
+    used.insert(key);
+    reference.emplace_back(key, toTorchTensor(stored).to(target.scalar_type()));
+  }
+  refuseLeftovers(contents, used, source,
+                  "tensor of the model (" + encoder_name + " as " + layout->reference + ")");
+  const NamedTensors values = fromReference(*layout, reference, model, source);
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < model.size(); ++i) model[i].second.copy_(values[i].second);
 }
 
 NamedTensors readTensorArchive(const std::string& path) {

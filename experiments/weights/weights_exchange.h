@@ -2,7 +2,8 @@
 // A model's weights to and from safetensors (experiments/weights/safetensors_file.h) under
 // exchange names (docs/weights.md): recurlab's own parameter and buffer names, less a prefix
 // where recurlab wraps a module that has a PyTorch reference (the "sru" encoder's "sru."
-// before asappresearch/sru's `SRU` names "rnn_lst.0.weight", ...).
+// before asappresearch/sru's `SRU` names "rnn_lst.0.weight", ...), or the reference's names
+// and layouts where the encoder's layers have one (experiments/weights/reference_layouts.h).
 //
 // Import is strict, like PyTorch's load_state_dict(strict=True), and checks everything before
 // it copies anything: every parameter and buffer must be in the file with the model's shape,
@@ -42,6 +43,17 @@ void importModuleWeights(torch::nn::Module& module, const SafetensorsContents& c
 // The prefix before the reference's names in a registry encoder of that name ("sru" -> "sru.");
 // "" for encoders without a PyTorch reference (their names are recurlab's own).
 std::string referencePrefix(const std::string& encoder_name);
+
+// The registry's encoder `encoder_name` under its reference's names: through its reference
+// layout (experiments/weights/reference_layouts.h: min_gru, min_lstm, hgrn, gla), else under
+// referencePrefix. Both throw, naming the option, when the encoder's options give a model its
+// reference cannot compute. Import is as strict as importModuleWeights, checked on the
+// reference's names and shapes before anything is copied.
+SafetensorsContents exportEncoderWeights(const torch::nn::Module& encoder,
+                                         const std::string& encoder_name,
+                                         const std::map<std::string, std::string>& metadata = {});
+void importEncoderWeights(torch::nn::Module& encoder, const std::string& encoder_name,
+                          const SafetensorsContents& contents, const std::string& source);
 
 // A LibTorch archive with one entry per dotted name (a kept model's weights.pt).
 NamedTensors readTensorArchive(const std::string& path);

@@ -17,6 +17,8 @@ struct HgrnEncoderOptions {
   int64_t hidden_size = 0;
   int64_t num_layers = 2;
   double dropout = 0.0;
+  bool bias = true;             // HgrnLayerOptions::bias
+  bool gated_rms_norm = false;  // HgrnLayerOptions::gated_rms_norm
 };
 
 class HgrnEncoder : public SequenceEncoder {

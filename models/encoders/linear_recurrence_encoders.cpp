@@ -101,7 +101,9 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       });
   add("hgrn",
       "HGRN stack (Qin et al. 2023), forget gates with learned lower bounds rising with depth, "
-      "real-valued, causal; keys: layers, hidden, dropout",
+      "real-valued, causal; keys: layers, hidden, dropout, norm ('layer': LayerNorm of the "
+      "sigmoid-gated state, the paper's; 'gated_rms': RMSNorm then a Swish gate, "
+      "flash-linear-attention's), bias (false: no biases, as flash-linear-attention)",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'hgrn'");
         HgrnEncoderOptions o;
@@ -109,6 +111,8 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.num_layers = j.getInt("layers", 2, 1, 64);
         o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
         o.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
+        o.gated_rms_norm = j.getString("norm", "layer", {"layer", "gated_rms"}) == "gated_rms";
+        o.bias = j.getBool("bias", true);
         j.finish();
         return std::make_shared<HgrnEncoder>(o);
       });

@@ -11,6 +11,9 @@
 // State: [last h (B, d)].
 //   weight (input, 3·d) = [f | c | g], bias (3·d), layer_norm over d, weight_out (d, d),
 //   bias_out (d)
+// gated_rms_norm: y_t = W_o (RMSNorm(h_t) ⊙ w ⊙ Swish(W_g x_t)), norm_weight w (d) in place of
+// layer_norm, as flash-linear-attention's HGRNAttention (fla-org/flash-linear-attention)
+// gates its output; with bias false there is no bias nor bias_out (that layer has none).
 #include <torch/nn/module.h>
 #include <torch/nn/modules/normalization.h>
 #include <torch/nn/pimpl.h>
@@ -22,6 +25,8 @@ namespace recurlab::models {
 struct HgrnLayerOptions {
   int64_t input_size = 0;
   int64_t hidden_size = 0;
+  bool bias = true;
+  bool gated_rms_norm = false;
 };
 
 class HgrnLayerImpl : public torch::nn::Module {
@@ -37,8 +42,9 @@ class HgrnLayerImpl : public torch::nn::Module {
                                                   const torch::Tensor& h0);
   const HgrnLayerOptions& options() const { return options_; }
 
-  torch::Tensor weight, bias, weight_out, bias_out;
-  torch::nn::LayerNorm layer_norm{nullptr};
+  torch::Tensor weight, bias, weight_out, bias_out;  // biases undefined without options.bias
+  torch::nn::LayerNorm layer_norm{nullptr};          // null with gated_rms_norm
+  torch::Tensor norm_weight;                         // only with gated_rms_norm
 
  private:
   HgrnLayerOptions options_;

@@ -67,6 +67,33 @@ TEST(WeightsCommandTest, ImportThenExportThroughTheSruGivesTheFileBack) {
   EXPECT_EQ(exported.metadata.at("format"), "pt");
 }
 
+// The minRNNs fixture (tests/fixtures/reference_linrec) through --model min_lstm: recurlab's
+// names in the archive, the reference's back in the file.
+TEST(WeightsCommandTest, ExportThroughMinLstmGivesTheReferenceNames) {
+  testing::TempRoot temp("weights_command_min_lstm");
+  const std::string fixture =
+      std::string(RECURLAB_SOURCE_DIR) + "/tests/fixtures/reference_linrec/min_lstm.safetensors";
+  const std::string archive = (temp.root / "weights.pt").string();
+  const std::string back = (temp.root / "back.safetensors").string();
+  const std::vector<std::string> model = {"--model", "min_lstm", "--input-size", "4",
+                                          "--model-config",
+                                          R"({"layers": 2, "hidden": 4, "log_space": true})"};
+  auto r = run({"import", fixture, archive}, model);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run({"export", archive, back}, model);
+  ASSERT_EQ(r.status, 0) << r.err;
+  expectSameTensors(readSafetensors(fixture), readSafetensors(back));
+  EXPECT_NE(readSafetensors(back).find("layers.1.to_hidden_and_gate.weight"), nullptr);
+  r = run({"export", archive, back},
+          {"--model", "min_lstm", "--input-size", "4", "--model-config",
+           R"({"layers": 2, "hidden": 4})"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("model 'min_lstm': BorealisAI/minRNNs' minLSTM passes its candidate "
+                       "through g (the log-space form): set \"log_space\": true"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(WeightsCommandTest, WithoutAModelTensorsPassOneToOne) {
   testing::TempRoot temp("weights_command_plain");
   const std::string archive = (temp.root / "weights.pt").string();

@@ -1,0 +1,181 @@
+#include "experiments/weights/reference_layouts.h"
+
+#include <stdexcept>
+
+#include "models/encoders/hgrn_encoder.h"
+#include "models/encoders/recurrent_stack.h"
+#include "models/layers/gla_layer.h"
+#include "models/layers/min_gru_layer.h"
+#include "models/layers/min_lstm_layer.h"
+
+namespace recurlab::experiments::weights {
+namespace {
+
+using Transform = ReferenceTransform;
+
+const char* const kMinRnns = "BorealisAI/minRNNs' ";
+const char* const kFla = "fla-org/flash-linear-attention's ";
+
+void require(bool ok, const std::string& encoder, const std::string& message) {
+  if (!ok)
+    throw std::runtime_error("model '" + encoder + "': " + message +
+                             " (docs/weights.md, \"Names\")");
+}
+
+std::string layerText(int64_t i) { return "layer " + std::to_string(i); }
+
+// The reference's to_out, absent from recurlab's minGRU and minLSTM: the identity (d, d) and a
+// zero bias make the reference's layer output its h_t, as recurlab's does.
+void addIdentityOutput(ReferenceLayout& layout, const std::string& p, const torch::Tensor& like,
+                       int64_t d) {
+  const auto o = like.options();
+  const std::string why = "recurlab's layer has no output projection: only the identity maps";
+  layout.tensors.push_back({p + "to_out.weight", {}, Transform::kNone, torch::eye(d, o),
+                            "the identity (" + why + ")"});
+  layout.tensors.push_back(
+      {p + "to_out.bias", {}, Transform::kNone, torch::zeros({d}, o), "zero (" + why + ")"});
+}
+
+// Options of a minGRU/minLSTM layer that the reference module cannot take, checked.
+template <typename Options>
+void requireMinRnnFits(const std::string& encoder, const char* module, int64_t i,
+                       const Options& o) {
+  require(o.log_space, encoder,
+          std::string(kMinRnns) + module + " passes its candidate through g (the log-space "
+          "form): set \"log_space\": true");
+  require(!o.bidirectional, encoder,
+          std::string(kMinRnns) + module + " is causal: set \"bidirectional\": false");
+  require(o.input_size == o.hidden_size, encoder,
+          std::string(kMinRnns) + module + " maps its width back with to_out, which recurlab's "
+          "layer lacks (exported as the identity): " + layerText(i) + " has input " +
+          std::to_string(o.input_size) + ", set \"hidden\" to " + std::to_string(o.input_size));
+}
+
+const models::RecurrentStackEncoder& stackOf(const torch::nn::Module& m, const std::string& e) {
+  const auto* stack = dynamic_cast<const models::RecurrentStackEncoder*>(&m);
+  if (!stack) throw std::logic_error("weights: model '" + e + "' is not a recurrent stack");
+  return *stack;
+}
+
+// minGRU: to_hidden_and_gate = Linear(dim, 2·dim_inner), chunked as [hidden | gate];
+// recurlab's weight is (input, 2·d) = [k (the gate) | h̃].
+ReferenceLayout minGruLayout(const torch::nn::Module& encoder) {
+  const auto& stack = stackOf(encoder, "min_gru");
+  ReferenceLayout layout{std::string(kMinRnns) + "minGRU", {}};
+  for (int64_t i = 0; i < stack.numLayers(); ++i) {
+    const auto& l = dynamic_cast<const models::MinGruLayerImpl&>(*stack.layer(i));
+    requireMinRnnFits("min_gru", "minGRU", i, l.options());
+    const std::string p = "layers." + std::to_string(i) + ".";
+    layout.tensors.push_back({p + "to_hidden_and_gate.weight",
+                              {{p + "weight", 1, 2}, {p + "weight", 0, 2}},
+                              Transform::kTranspose});
+    layout.tensors.push_back(
+        {p + "to_hidden_and_gate.bias", {{p + "bias", 1, 2}, {p + "bias", 0, 2}}});
+    addIdentityOutput(layout, p, l.weight, l.options().hidden_size);
+  }
+  return layout;
+}
+
+// minLSTM: to_hidden_and_gate = Linear(dim, 3·dim_inner), chunked as [hidden | forget |
+// input]; recurlab's weight is (input, 3·d) = [f | i | h̃]. The reference normalizes the gates
+// only with use_coeff_norm=True, which recurlab's layer always does.
+ReferenceLayout minLstmLayout(const torch::nn::Module& encoder) {
+  const auto& stack = stackOf(encoder, "min_lstm");
+  ReferenceLayout layout{std::string(kMinRnns) + "minLSTM", {}};
+  for (int64_t i = 0; i < stack.numLayers(); ++i) {
+    const auto& l = dynamic_cast<const models::MinLstmLayerImpl&>(*stack.layer(i));
+    requireMinRnnFits("min_lstm", "minLSTM", i, l.options());
+    const std::string p = "layers." + std::to_string(i) + ".";
+    const std::string w = p + "weight", b = p + "bias";
+    layout.tensors.push_back(
+        {p + "to_hidden_and_gate.weight", {{w, 2, 3}, {w, 0, 3}, {w, 1, 3}}, Transform::kTranspose});
+    layout.tensors.push_back({p + "to_hidden_and_gate.bias", {{b, 2, 3}, {b, 0, 3}, {b, 1, 3}}});
+    addIdentityOutput(layout, p, l.weight, l.options().hidden_size);
+  }
+  return layout;
+}
+
+// HGRNAttention (expand_ratio 1, no short convolution): i_proj, f_proj, g_proj without biases,
+// g_norm (FusedRMSNormGated: RMSNorm, then Swish of g), o_proj; recurlab's weight is
+// (input, 3·d) = [f | c (the reference's i) | g]. HGRNModel's bound for layer k is
+// cumsum(softmax(lower_bounds))[k] - softmax[0], recurlab's the exclusive cumulative sum: the
+// same bounds with the reference's rows rotated by one.
+ReferenceLayout hgrnLayout(const torch::nn::Module& encoder) {
+  const auto* hgrn = dynamic_cast<const models::HgrnEncoder*>(&encoder);
+  if (!hgrn) throw std::logic_error("weights: model 'hgrn' is not an HgrnEncoder");
+  ReferenceLayout layout{std::string(kFla) + "HGRNAttention", {}};
+  layout.tensors.push_back({"lower_bounds", {{"lower_bound_logits"}}, Transform::kRollRows});
+  const std::string module = std::string(kFla) + "HGRNAttention";
+  for (int64_t i = 0; i < hgrn->lower_bound_logits.size(0); ++i) {
+    const auto& o = hgrn->layer(i)->options();
+    require(o.gated_rms_norm, "hgrn",
+            module + " normalizes with a Swish-gated RMSNorm: set \"norm\": \"gated_rms\"");
+    require(!o.bias, "hgrn", module + " has no biases: set \"bias\": false");
+    require(o.input_size == o.hidden_size, "hgrn",
+            module + " maps hidden_size to hidden_size: " + layerText(i) + " has input " +
+                std::to_string(o.input_size) + ", set \"hidden\" to " +
+                std::to_string(o.input_size));
+    const std::string p = "layers." + std::to_string(i) + ".";
+    const std::string w = p + "weight";
+    layout.tensors.push_back({p + "i_proj.weight", {{w, 1, 3}}, Transform::kTranspose});
+    layout.tensors.push_back({p + "f_proj.weight", {{w, 0, 3}}, Transform::kTranspose});
+    layout.tensors.push_back({p + "g_proj.weight", {{w, 2, 3}}, Transform::kTranspose});
+    layout.tensors.push_back({p + "g_norm.weight", {{p + "norm_weight"}}});
+    layout.tensors.push_back({p + "o_proj.weight", {{p + "weight_out"}}, Transform::kTranspose});
+  }
+  return layout;
+}
+
+// GatedLinearAttention (Swish output gate fused with the norm, no short convolution, no
+// feature map, num_kv_heads = num_heads): key_dim = int(hidden_size · expand_k), value_dim
+// likewise, heads laid out head-major ('(h d)') as recurlab's.
+ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
+  const auto& stack = stackOf(encoder, "gla");
+  const std::string module = std::string(kFla) + "GatedLinearAttention";
+  ReferenceLayout layout{module, {}};
+  for (int64_t i = 0; i < stack.numLayers(); ++i) {
+    const auto& o = dynamic_cast<const models::GlaLayerImpl&>(*stack.layer(i)).options();
+    require(o.input_size == o.hidden_size, "gla",
+            module + " maps hidden_size to hidden_size: " + layerText(i) + " has input " +
+                std::to_string(o.input_size) + ", set \"hidden\" to " +
+                std::to_string(o.input_size));
+    const double d = static_cast<double>(o.hidden_size);
+    require(o.keyWidth() == static_cast<int64_t>(d * o.expand_k), "gla",
+            module + " has key_dim int(hidden·expand_k) = " +
+                std::to_string(static_cast<int64_t>(d * o.expand_k)) + ", recurlab " +
+                std::to_string(o.keyWidth()) + ": choose \"expand_k\" and \"heads\" so that "
+                "hidden·expand_k is a whole multiple of heads");
+    require(o.valueWidth() == static_cast<int64_t>(d * o.expand_v), "gla",
+            module + " has value_dim int(hidden·expand_v) = " +
+                std::to_string(static_cast<int64_t>(d * o.expand_v)) + ", recurlab " +
+                std::to_string(o.valueWidth()) + ": choose \"expand_v\" and \"heads\" so that "
+                "hidden·expand_v is a whole multiple of heads");
+    const std::string p = "layers." + std::to_string(i) + ".";
+    const auto linear = [&](const std::string& name, const std::string& ours) {
+      layout.tensors.push_back({p + name, {{p + ours}}, Transform::kTranspose});
+    };
+    linear("q_proj.weight", "weight_q");
+    linear("k_proj.weight", "weight_k");
+    linear("v_proj.weight", "weight_v");
+    linear("g_proj.weight", "weight_out_gate");
+    linear("gk_proj.0.weight", "weight_gate_down");
+    linear("gk_proj.1.weight", "weight_gate_up");
+    layout.tensors.push_back({p + "gk_proj.1.bias", {{p + "bias_gate"}}});
+    linear("o_proj.weight", "weight_out");
+    layout.tensors.push_back({p + "g_norm_swish_gate.weight", {{p + "norm_weight"}}});
+  }
+  return layout;
+}
+
+}  // namespace
+
+std::optional<ReferenceLayout> referenceLayout(const std::string& encoder_name,
+                                               const torch::nn::Module& encoder) {
+  if (encoder_name == "min_gru") return minGruLayout(encoder);
+  if (encoder_name == "min_lstm") return minLstmLayout(encoder);
+  if (encoder_name == "hgrn") return hgrnLayout(encoder);
+  if (encoder_name == "gla") return glaLayout(encoder);
+  return std::nullopt;
+}
+
+}  // namespace recurlab::experiments::weights
