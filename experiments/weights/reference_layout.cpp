@@ -10,6 +10,8 @@ torch::Tensor applyTransform(const torch::Tensor& t, ReferenceTransform transfor
   switch (transform) {
     case ReferenceTransform::kTranspose: return t.t();
     case ReferenceTransform::kRollRows: return torch::roll(t, {1}, {0});
+    case ReferenceTransform::kNegate: return -t;
+    case ReferenceTransform::kLeadingUnitDim: return t.unsqueeze(0);
     case ReferenceTransform::kNone: break;
   }
   return t;
@@ -19,6 +21,8 @@ torch::Tensor undoTransform(const torch::Tensor& t, ReferenceTransform transform
   switch (transform) {
     case ReferenceTransform::kTranspose: return t.t();
     case ReferenceTransform::kRollRows: return torch::roll(t, {-1}, {0});
+    case ReferenceTransform::kNegate: return -t;
+    case ReferenceTransform::kLeadingUnitDim: return t.squeeze(0);
     case ReferenceTransform::kNone: break;
   }
   return t;

@@ -7,6 +7,7 @@
 #include "models/layers/gla_layer.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
+#include "models/layers/rg_lru_block.h"
 
 namespace recurlab::experiments::weights {
 namespace {
@@ -15,6 +16,7 @@ using Transform = ReferenceTransform;
 
 const char* const kMinRnns = "BorealisAI/minRNNs' ";
 const char* const kFla = "fla-org/flash-linear-attention's ";
+const char* const kRecurrentGemma = "google-deepmind/recurrentgemma's ";
 
 void require(bool ok, const std::string& encoder, const std::string& message) {
   if (!ok)
@@ -30,10 +32,10 @@ void addIdentityOutput(ReferenceLayout& layout, const std::string& p, const torc
                        int64_t d) {
   const auto o = like.options();
   const std::string why = "recurlab's layer has no output projection: only the identity maps";
-  layout.tensors.push_back({p + "to_out.weight", {}, Transform::kNone, torch::eye(d, o),
+  layout.tensors.push_back({p + "to_out.weight", torch::eye(d, o),
                             "the identity (" + why + ")"});
   layout.tensors.push_back(
-      {p + "to_out.bias", {}, Transform::kNone, torch::zeros({d}, o), "zero (" + why + ")"});
+      {p + "to_out.bias", torch::zeros({d}, o), "zero (" + why + ")"});
 }
 
 // Options of a minGRU/minLSTM layer that the reference module cannot take, checked.
@@ -167,6 +169,63 @@ ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
   return layout;
 }
 
+
+// Griffin's residual blocks of type RECURRENT (recurrentgemma/torch/modules.py, ResidualBlock
+// with num_heads 1 and mlp_expanded_width 3·width, as Griffin's default expansion) and the
+// model's final_norm: recurlab's block is the temporal half; the MLP half is a constant that
+// adds nothing (zero weights: ffw_down gives 0, the residual passes x on). recurrentgemma's
+// RGLRU stores a_param = -Λ (log a_t = -8·r_t·softplus(a_param)) and its gates as
+// BlockDiagonalLinear weights (blocks, in, out): one block, recurlab's [W_a | W_x] split.
+ReferenceLayout griffinLayout(const torch::nn::Module& encoder) {
+  const auto& stack = stackOf(encoder, "rg_lru");
+  const std::string module = std::string(kRecurrentGemma) + "ResidualBlock (RECURRENT)";
+  ReferenceLayout layout{module, {}};
+  const int64_t last = stack.numLayers() - 1;
+  for (int64_t i = 0; i <= last; ++i) {
+    const auto& block = dynamic_cast<const models::RgLruBlockImpl&>(*stack.layer(i));
+    const auto& o = block.options();
+    require(o.input_size == o.hidden_size, "rg_lru",
+            module + " adds its input back (a residual of width " + std::to_string(o.input_size) +
+                "): " + layerText(i) + " has input " + std::to_string(o.input_size) +
+                ", set \"hidden\" to " + std::to_string(o.input_size));
+    require(o.decay_scale == 8.0, "rg_lru",
+            module + " fixes c = 8 in a^(c·r): set \"decay_scale\": 8");
+    const std::string p = "layers." + std::to_string(i) + ".", t = p + "recurrent_block.";
+    const auto same = [&](const std::string& name, const std::string& ours,
+                          Transform transform = Transform::kNone) {
+      layout.tensors.push_back({name, {{ours}}, transform});
+    };
+    same(p + "temporal_pre_norm.scale", p + "temporal_pre_norm.scale");
+    for (const char* linear : {"linear_y", "linear_x", "linear_out"}) {
+      same(t + linear + ".weight", p + linear + ".weight");
+      same(t + linear + ".bias", p + linear + ".bias");
+    }
+    same(t + "conv_1d.w", p + "conv_1d.weight");
+    same(t + "conv_1d.b", p + "conv_1d.bias");
+    same(t + "rg_lru.a_param", p + "rg_lru.decay_logit", Transform::kNegate);
+    const std::string w = p + "rg_lru.weight_gates", b = p + "rg_lru.bias_gates";
+    layout.tensors.push_back({t + "rg_lru.input_gate.w", {{w, 1, 2}}, Transform::kLeadingUnitDim});
+    layout.tensors.push_back({t + "rg_lru.input_gate.b", {{b, 1, 2}}, Transform::kLeadingUnitDim});
+    layout.tensors.push_back({t + "rg_lru.a_gate.w", {{w, 0, 2}}, Transform::kLeadingUnitDim});
+    layout.tensors.push_back({t + "rg_lru.a_gate.b", {{b, 0, 2}}, Transform::kLeadingUnitDim});
+    const int64_t d = o.hidden_size, e = 3 * d;
+    const auto opts = block.linear_x->weight.options();
+    const std::string why = "the MLP half of Griffin's block, which recurlab's lacks, adds nothing";
+    const auto zeros = [&](const std::string& name, std::vector<int64_t> shape) {
+      layout.tensors.push_back({p + name, torch::zeros(shape, opts),
+                                "zero (" + why + ")"});
+    };
+    zeros("channel_pre_norm.scale", {d});
+    zeros("mlp_block.ffw_up.w", {2, d, e});
+    zeros("mlp_block.ffw_up.b", {2, 1, 1, e});
+    zeros("mlp_block.ffw_down.weight", {d, e});
+    zeros("mlp_block.ffw_down.bias", {d});
+  }
+  layout.tensors.push_back(
+      {"final_norm.scale", {{"layers." + std::to_string(last) + ".final_norm.scale"}}});
+  return layout;
+}
+
 }  // namespace
 
 std::optional<ReferenceLayout> referenceLayout(const std::string& encoder_name,
@@ -175,6 +234,7 @@ std::optional<ReferenceLayout> referenceLayout(const std::string& encoder_name,
   if (encoder_name == "min_lstm") return minLstmLayout(encoder);
   if (encoder_name == "hgrn") return hgrnLayout(encoder);
   if (encoder_name == "gla") return glaLayout(encoder);
+  if (encoder_name == "rg_lru") return griffinLayout(encoder);
   return std::nullopt;
 }
 

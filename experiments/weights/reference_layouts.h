@@ -9,6 +9,9 @@
 //     o_proj) and HGRNModel's lower_bounds.
 //   gla: fla-org/flash-linear-attention's GatedLinearAttention (q_proj, k_proj, v_proj, g_proj,
 //     gk_proj.0/.1, o_proj, g_norm_swish_gate).
+//   rg_lru: google-deepmind/recurrentgemma's ResidualBlock of type RECURRENT (temporal_pre_norm,
+//     recurrent_block.{linear_y, linear_x, conv_1d, rg_lru, linear_out}; its MLP half zero) per
+//     layer, and Griffin's final_norm.
 // The SRU's is its prefix (weights_exchange.h, referencePrefix): its modules are the reference's.
 #include <torch/torch.h>
 

@@ -80,7 +80,11 @@ SequenceOutput RgLruLayerImpl::forwardSequence(const torch::Tensor& input,
   // log a_t = c·r_t·log σ(Λ) = -c·r_t·softplus(-Λ).
   const torch::Tensor log_a = -o.decay_scale * r * F::softplus(-decay_logit);
   const torch::Tensor a = torch::exp(log_a);
-  const torch::Tensor input_scale = BoundedDerivativeSqrt::apply(-torch::expm1(2 * log_a));
+  torch::Tensor input_scale = BoundedDerivativeSqrt::apply(-torch::expm1(2 * log_a));
+  // A sequence's first step (no state given) takes its input unscaled, h_1 = i_1 ⊙ x̃_1, as
+  // recurrentgemma resets the scale at a document's first token.
+  if (state.empty() && L > 0)
+    input_scale = torch::cat({torch::ones_like(input_scale.slice(0, 0, 1)), input_scale.slice(0, 1)});
   const auto res = kernels::linearRecurrence(a, input_scale * (i * x.view({L, B, d})),
                                              state.tensor(0, "RgLruLayer"), mask_pad, {d, false});
   return {res[0], SequenceState{{res[1]}, {}}};

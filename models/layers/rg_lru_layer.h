@@ -8,9 +8,10 @@
 // run by kernels/linear_recurrence.h. As the paper, log a_t = -c·r_t·softplus(-Λ) is computed
 // in log space, c = 8 by default, and Λ starts with a^c uniform in [0.9, 0.999]; 1 - a_t² is
 // -expm1(2·log a_t); its square root's derivative is bounded by 1000 where a_t nears 1, as
-// google-deepmind/recurrentgemma bounds it (the forward value is exact). Causal
-// (unidirectional, as the paper). W_a, W_x are dense here (block-diagonal per head in
-// Griffin). Alone, a stack of these layers is linear in its input but for the gates, and its
+// google-deepmind/recurrentgemma bounds it (the forward value is exact). At a sequence's first
+// step (no state given) the input is not scaled, h_1 = i_1 ⊙ x̃_1, as recurrentgemma resets the
+// scale at a document's first token. Causal (unidirectional, as the paper). W_a, W_x are dense
+// here (block-diagonal per head in Griffin). Alone, a stack of these layers is linear in its input but for the gates, and its
 // gain sqrt((1 + a)/(1 - a)) on slowly varying inputs compounds over layers: the "rg_lru"
 // encoder wraps each in Griffin's residual recurrent block instead.
 // State: [last h (B, d)].

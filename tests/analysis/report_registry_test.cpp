@@ -96,7 +96,8 @@ TEST(ReportRegistryTest, EnvironmentCountsTheUnitsOfEachBlasCore) {
   const auto summary = nlohmann::json::parse(fileText(tmp.file("summary.json")));
   EXPECT_EQ(summary.at("unit_blas_cores").at("Zen"), 2);
 
-  testing::TempRoot plain;
+  // A second folder: a default TempRoot would take the first's path (same test, same pid).
+  testing::TempRoot plain("recurlab-report-without-blas-cores");
   {
     Hdf5RunLog log(plain.file("log.h5"), Hdf5RunLog::Mode::Create);
     writeRoot(log, "made-up-kind");

@@ -209,6 +209,33 @@ TEST(RgLruLayerSqrt, DerivativeIsBoundedAtOneThousandWhereTheDecayNearsOne) {
   EXPECT_NEAR(layer->decay_logit.grad().item<double>(), want, std::abs(want) * 1e-9);
 }
 
+// A sequence's first step, when no state is given, takes its input unscaled (recurrentgemma
+// resets the scale at a document's first token); a given state, even zeros, is a continuation.
+TEST(RgLruLayerReset, AFirstStepWithoutStateTakesItsInputUnscaled) {
+  torch::manual_seed(44);
+  RgLruLayerOptions o;
+  o.input_size = o.hidden_size = H;
+  o.input_projection = false;
+  RgLruLayer layer(o);
+  layer->to(torch::kDouble);
+  torch::NoGradGuard no_grad;
+  const Tensor x = torch::randn({L, B, H}, torch::kDouble);
+  const Tensor zeros = torch::zeros({B, H}, torch::kDouble);
+  Tensor h = zeros;
+  const Tensor continued = rgLru(*layer, x, h);
+  const Tensor fresh = layer->forwardSequence(x, {}, {}).features;
+  const Tensor given = layer->forwardSequence(x, {}, SequenceState{{zeros}, {}}).features;
+  EXPECT_LT((given - continued).abs().max().item<double>(), 1e-12);
+  const Tensor i = torch::sigmoid(torch::matmul(x[0], layer->weight_gates.slice(1, H, 2 * H)) +
+                                  layer->bias_gates.slice(0, H, 2 * H));
+  EXPECT_LT((fresh[0] - i * x[0]).abs().max().item<double>(), 1e-12) << "h_1 = i_1 ⊙ x_1";
+  EXPECT_GT((fresh[0] - given[0]).abs().max().item<double>(), 1e-3) << "the reset changed nothing";
+  // The later steps go on from h_1 as the recurrence says.
+  Tensor h1 = fresh[0];
+  EXPECT_LT((rgLru(*layer, x.slice(0, 1), h1) - fresh.slice(0, 1)).abs().max().item<double>(),
+            1e-12);
+}
+
 TEST(RgLruBlocks, BadOptionsNameTheKey) {
   for (const auto& [config, key] : std::vector<std::pair<nlohmann::json, std::string>>{
            {{{"conv_width", 0}}, "conv_width"}, {{{"decay_scale", -1.0}}, "decay_scale"}}) {
