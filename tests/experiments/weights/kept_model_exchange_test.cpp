@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "tasks/classification/classify_command.h"
 #include "experiments/kept_model/kept_model.h"
@@ -23,32 +25,38 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// An untrained SRU classifier kept as a run keeps it (random weights are as good a test).
-std::string writeKeptSruClassifier(const fs::path& dir) {
+// An untrained classifier over the registry's `encoder`, kept as a run keeps it (random weights
+// are as good a test).
+std::string writeKeptClassifier(const fs::path& dir, const std::string& encoder,
+                                const nlohmann::json& encoder_config, int64_t embed_dim) {
   torch::manual_seed(7);
   Vocabulary vocabulary;
   for (const char* w : {"a", "film", "plot", "great", "dull"}) vocabulary.add(w);
-  const nlohmann::json encoder_config = {{"layers", 2}, {"hidden", 4}, {"bidirectional", true}};
   models::TextClassifierOptions head;
   head.vocab_size = vocabulary.size();
-  head.embed_dim = 5;
+  head.embed_dim = embed_dim;
   head.num_classes = 3;
-  head.pooling = models::choosePooling("auto", "sru", encoder_config);
-  models::TextClassifier model(head, models::makeEncoder("sru", encoder_config, head.embed_dim));
+  head.pooling = models::choosePooling("auto", encoder, encoder_config);
+  models::TextClassifier model(head, models::makeEncoder(encoder, encoder_config, embed_dim));
   KeptModelSpec spec;
   spec.task = "classification";
-  spec.model = "sru";
-  spec.unit = "/toy/sru";
+  spec.model = encoder;
+  spec.unit = "/toy/" + encoder;
   spec.metric = "test_acc";
-  spec.config = {{"encoder", "sru"},  {"config", encoder_config}, {"pooling", "auto"},
-                 {"embed_dim", 5},    {"classes", 3},           {"vocabulary", vocabulary.size()},
-                 {"batch_size", 4},   {"dataset", "toy"}};
+  spec.config = {{"encoder", encoder}, {"config", encoder_config}, {"pooling", "auto"},
+                 {"embed_dim", embed_dim}, {"classes", 3}, {"vocabulary", vocabulary.size()},
+                 {"batch_size", 4}, {"dataset", "toy"}};
   spec.module = model.get();
   spec.files.push_back({kClassifierVocabularyFile, [&](const std::string& path) {
                           writeVocabularyFile(vocabulary, path);
                         }});
   writeKeptModel(dir.string(), spec);
   return dir.string();
+}
+
+std::string writeKeptSruClassifier(const fs::path& dir) {
+  return writeKeptClassifier(dir, "sru", {{"layers", 2}, {"hidden", 4}, {"bidirectional", true}},
+                             5);
 }
 
 torch::Tensor logitsOf(const std::string& dir) {
@@ -90,6 +98,36 @@ TEST(KeptModelExchange, ExportFromTheFolderAloneThenImportGivesTheSameModel) {
   const auto original = logitsOf(kept), imported = logitsOf(copy);
   ASSERT_EQ(original.sizes(), imported.sizes());
   EXPECT_TRUE(torch::equal(original, imported)) << original << "\n" << imported;
+}
+
+// The linear recurrences' kept classifiers: the encoder under its reference's names behind
+// "encoder." (docs/weights.md), and back to the same logits.
+TEST(KeptModelExchange, LinearRecurrenceClassifiersExportUnderTheirReferencesNames) {
+  const std::vector<std::tuple<std::string, nlohmann::json, std::string>> cases = {
+      {"min_gru", {{"layers", 2}, {"hidden", 6}, {"log_space", true}},
+       "encoder.layers.1.to_hidden_and_gate.weight"},
+      {"hgrn", {{"layers", 2}, {"hidden", 6}, {"norm", "gated_rms"}, {"bias", false}},
+       "encoder.layers.0.f_proj.weight"},
+      {"gla", {{"layers", 2}, {"hidden", 6}, {"heads", 2}, {"expand_k", 1.0}},
+       "encoder.layers.1.gk_proj.0.weight"},
+      {"rg_lru", {{"layers", 2}, {"hidden", 6}}, "encoder.layers.1.recurrent_block.rg_lru.a_param"}};
+  for (const auto& [encoder, config, reference_name] : cases) {
+    SCOPED_TRACE(encoder);
+    testing::TempRoot temp("recurlab_kept_exchange_" + encoder);
+    const std::string kept = writeKeptClassifier(temp.root / "kept", encoder, config, 6);
+    const std::string file = (temp.root / "kept.safetensors").string();
+    std::string said;
+    ASSERT_EQ(runCommand({"export", kept, file}, &said), 0) << said;
+    const auto contents = readSafetensors(file);
+    EXPECT_NE(contents.find(reference_name), nullptr);
+    EXPECT_NE(contents.find("embedding.weight"), nullptr);
+    const std::string archive = (temp.root / "weights.pt").string();
+    ASSERT_EQ(runCommand({"import", file, archive}, &said), 0) << said;
+    const std::string copy = (temp.root / "copy").string();
+    fs::copy(kept, copy);
+    recurlab::testing::replaceKeptFile(copy, "weights.pt", recurlab::testing::fileText(archive));
+    EXPECT_TRUE(torch::equal(logitsOf(kept), logitsOf(copy)));
+  }
 }
 
 TEST(KeptModelExchange, ModelOptionsOrAConfigThatDoesNotFitTheWeightsAreRefused) {
