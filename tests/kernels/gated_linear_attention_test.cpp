@@ -30,7 +30,6 @@
 #include <torch/torch.h>
 
 #include <cmath>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,7 +42,6 @@
 namespace recurlab::kernels {
 namespace {
 
-using recurlab::testing::ErrorSource;
 using recurlab::testing::KernelRun;
 using recurlab::testing::RoundingModel;
 using recurlab::testing::runKernel;

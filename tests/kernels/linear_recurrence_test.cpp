@@ -17,7 +17,6 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,7 +30,6 @@
 namespace recurlab::kernels {
 namespace {
 
-using recurlab::testing::ErrorSource;
 using recurlab::testing::KernelRun;
 using recurlab::testing::RoundingModel;
 using recurlab::testing::runKernel;
