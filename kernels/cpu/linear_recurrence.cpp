@@ -84,23 +84,33 @@ struct Constants {
   }
 };
 
-// The forward walk of one run: time ascends, or descends for the second direction.
-template <typename T>
-struct ForwardWalk {
+// Where the steps of one run's walk lie, in either walk: walk step s is at time t_s, ascending
+// in the forward walk of the first direction and in the backward walk of the second,
+// descending in the other two.
+template <bool Backward>
+struct RunSteps {
   const Geometry& g;
-  const ForwardPointers<T>& p;
   const Run r;
-  const Constants<T>& k;
+  const uint8_t* pad_steps;
 
-  int64_t timeOf(int64_t s) const { return r.dir == 1 ? g.L - 1 - s : s; }
+  int64_t timeOf(int64_t s) const { return (r.dir == 1) != Backward ? g.L - 1 - s : s; }
   int64_t rowOf(int64_t t) const { return t * g.stride() + r.col0; }
-  bool pad(int64_t t) const { return p.pad && p.pad[t * g.B + r.b]; }
+  bool pad(int64_t t) const { return pad_steps && pad_steps[t * g.B + r.b]; }
+  // a_t, or 1 at a pad step (the identity).
+  template <typename T>
+  const T* coefficient(const T* a, const Constants<T>& k, int64_t t) const {
+    return pad(t) ? k.ones : a + rowOf(t);
+  }
+};
+
+// The forward walk: m_s = a(t_s), x_s = b(t_s) (0 at a pad step).
+template <typename T>
+struct ForwardWalk : RunSteps<false> {
+  const Constants<T>& k;
+  const ForwardPointers<T>& p;
 
   const T* initial() const { return p.h0 ? p.h0 + r.col0 : k.zeros; }
-  const T* multiplier(int64_t s) const {
-    const int64_t t = timeOf(s);
-    return pad(t) ? k.ones : p.a + rowOf(t);
-  }
+  const T* multiplier(int64_t s) const { return coefficient(p.a, k, timeOf(s)); }
   const T* input(int64_t s) const {
     const int64_t t = timeOf(s);
     return pad(t) ? k.zeros : p.b + rowOf(t);
@@ -114,24 +124,16 @@ struct ForwardWalk {
   }
 };
 
-// The backward walk of one run: the forward's steps in the opposite order.
+// The backward walk, the forward's steps in the opposite order: m_s = a_{t+1} in forward time,
+// the coefficient of walk step s - 1 (1 at s = 0), and x_s = ∂loss/∂h(t_s).
 template <typename T>
-struct BackwardWalk {
-  const Geometry& g;
-  const BackwardPointers<T>& p;
-  const Run r;
+struct BackwardWalk : RunSteps<true> {
   const Constants<T>& k;
-
-  int64_t timeOf(int64_t s) const { return r.dir == 1 ? s : g.L - 1 - s; }
-  int64_t rowOf(int64_t t) const { return t * g.stride() + r.col0; }
-  bool pad(int64_t t) const { return p.pad && p.pad[t * g.B + r.b]; }
+  const BackwardPointers<T>& p;
 
   const T* initial() const { return p.grad_last_h ? p.grad_last_h + r.col0 : k.zeros; }
-  // a_{t+1} in forward time: the coefficient of walk step s - 1.
   const T* multiplier(int64_t s) const {
-    if (s == 0) return k.ones;
-    const int64_t t = timeOf(s - 1);
-    return pad(t) ? k.ones : p.a + rowOf(t);
+    return s == 0 ? k.ones : coefficient(p.a, k, timeOf(s - 1));
   }
   const T* input(int64_t s) const {
     return p.grad_h ? p.grad_h + rowOf(timeOf(s)) : k.zeros;
@@ -280,8 +282,9 @@ LinearRecurrenceForwardResult detail::linearRecurrenceCpuForward(
     const ForwardPointers<T> p{in.a.data_ptr<T>(),       in.b.data_ptr<T>(),
                               dataOrNull<T>(in.h0),     detail::padBytes(in.mask_pad),
                               res.h.data_ptr<T>(),      res.last_h.data_ptr<T>()};
-    walk<T>(g, opt.chunk_length,
-            [&](const Run r, const Constants<T>& k) { return ForwardWalk<T>{g, p, r, k}; });
+    walk<T>(g, opt.chunk_length, [&](const Run r, const Constants<T>& k) {
+      return ForwardWalk<T>{{g, r, p.pad}, k, p};
+    });
   });
   return res;
 }
@@ -305,8 +308,9 @@ LinearRecurrenceBackwardResult detail::linearRecurrenceCpuBackward(
                                res.grad_a.data_ptr<T>(),
                                res.grad_b.data_ptr<T>(),
                                res.grad_h0.data_ptr<T>()};
-    walk<T>(g, opt.chunk_length,
-            [&](const Run r, const Constants<T>& k) { return BackwardWalk<T>{g, p, r, k}; });
+    walk<T>(g, opt.chunk_length, [&](const Run r, const Constants<T>& k) {
+      return BackwardWalk<T>{{g, r, p.pad}, k, p};
+    });
   });
   return res;
 }

@@ -16,20 +16,26 @@ namespace {
 using at::Tensor;
 namespace kc = recurlab::kernels::cuda;
 
-kc::LinearRecurrenceCudaGeometry geometryOf(const Tensor& a, const LinearRecurrenceOptions& opt) {
-  kc::LinearRecurrenceCudaGeometry g;
-  g.length = a.size(0);
-  g.batch = a.size(1);
+// The fields the forward's and the backward's launch arguments share. Returns the chunked
+// scan's workspace (undefined for the walk), which must outlive the launch.
+template <typename Args>
+Tensor setSharedArgs(Args& args, const detail::LinearRecurrenceTensors& in,
+                     const LinearRecurrenceOptions& opt) {
+  kc::LinearRecurrenceCudaGeometry& g = args.geometry;
+  g.length = in.a.size(0);
+  g.batch = in.a.size(1);
   g.hidden_size = opt.hidden_size;
   g.bidirectional = opt.bidirectional;
   g.chunk_length = opt.chunk_length;
-  return g;
-}
-
-Tensor workspaceFor(const kc::LinearRecurrenceCudaGeometry& g, const Tensor& a) {
-  if (g.workspaceElements() == 0) return Tensor();
-  return at::empty({g.workspaceElements()},
-                   a.options().dtype(kc::accumulatorTypeOf(a.scalar_type())));
+  args.scalar = kc::cudaScalarOf(in.a);
+  args.a = in.a.data_ptr();
+  args.h0 = kc::dataOrNull(in.h0);
+  args.mask_pad = detail::padBytes(in.mask_pad);
+  Tensor workspace;
+  if (g.workspaceElements() > 0)
+    workspace = kc::emptyAccumulators({g.workspaceElements()}, in.a);
+  args.workspace = kc::dataOrNull(workspace);
+  return workspace;
 }
 
 }  // namespace
@@ -41,16 +47,10 @@ LinearRecurrenceForwardResult detail::linearRecurrenceCudaForward(
   res.h = at::empty(in.a.sizes(), in.a.options());
   res.last_h = at::empty({in.a.size(1), opt.outputSize()}, in.a.options());
   kc::LinearRecurrenceCudaForwardArgs a;
-  a.geometry = geometryOf(in.a, opt);
-  a.scalar = kc::cudaScalarOf(in.a);
-  a.a = in.a.data_ptr();
+  const Tensor workspace = setSharedArgs(a, in, opt);
   a.b = in.b.data_ptr();
-  a.h0 = kc::dataOrNull(in.h0);
-  a.mask_pad = detail::padBytes(in.mask_pad);
   a.h = res.h.data_ptr();
   a.last_h = res.last_h.data_ptr();
-  Tensor workspace = workspaceFor(a.geometry, in.a);
-  a.workspace = kc::dataOrNull(workspace);
   kc::launchLinearRecurrenceForward(a, kc::currentStream());
   return res;
 }
@@ -64,19 +64,13 @@ LinearRecurrenceBackwardResult detail::linearRecurrenceCudaBackward(
   res.grad_b = at::empty(in.a.sizes(), in.a.options());
   res.grad_h0 = at::empty({in.a.size(1), opt.outputSize()}, in.a.options());
   kc::LinearRecurrenceCudaBackwardArgs a;
-  a.geometry = geometryOf(in.a, opt);
-  a.scalar = kc::cudaScalarOf(in.a);
-  a.a = in.a.data_ptr();
-  a.h0 = kc::dataOrNull(in.h0);
-  a.mask_pad = detail::padBytes(in.mask_pad);
+  const Tensor workspace = setSharedArgs(a, in, opt);
   a.h = grads.c.data_ptr();
   a.grad_h = kc::dataOrNull(grads.grad_h);
   a.grad_last_h = kc::dataOrNull(grads.grad_last_c);
   a.grad_a = res.grad_a.data_ptr();
   a.grad_b = res.grad_b.data_ptr();
   a.grad_h0 = res.grad_h0.data_ptr();
-  Tensor workspace = workspaceFor(a.geometry, in.a);
-  a.workspace = kc::dataOrNull(workspace);
   kc::launchLinearRecurrenceBackward(a, kc::currentStream());
   return res;
 }

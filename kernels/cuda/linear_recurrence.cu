@@ -34,27 +34,38 @@ struct Sizes {
   }
 };
 
+// Where the steps of one column's walk lie, in either walk (kernels/cpu/linear_recurrence.cpp's
+// RunSteps): walk step s is at time t_s, ascending in the forward walk of the first direction
+// and in the backward walk of the second, descending in the other two. The kernels set p.
+template <bool Backward>
+struct ColumnSteps {
+  Sizes n;
+  ColumnPlace p;
+  const uint8_t* __restrict__ pad;
+
+  __device__ __forceinline__ int64_t timeOf(int64_t s) const {
+    return p.second_direction != Backward ? n.L - 1 - s : s;
+  }
+  __device__ __forceinline__ bool isPad(int64_t t) const { return pad && pad[t * n.B + p.row]; }
+  // a_t, or 1 at a pad step (the identity).
+  template <typename T>
+  __device__ __forceinline__ AccOf<T> coefficient(const T* __restrict__ a, int64_t t) const {
+    return isPad(t) ? AccOf<T>(1) : toAcc(a[n.offset(t, p.col)]);
+  }
+};
+
+// The forward walk: m_s = a(t_s), x_s = b(t_s) (0 at a pad step).
 template <typename T>
-struct ForwardColumn {
+struct ForwardColumn : ColumnSteps<false> {
   using A = AccOf<T>;
   const T* __restrict__ a;
   const T* __restrict__ b;
   const T* __restrict__ h0;
-  const uint8_t* __restrict__ pad;
   T* __restrict__ h;
   T* __restrict__ last_h;
-  Sizes n;
-  ColumnPlace p;
 
-  __device__ __forceinline__ int64_t timeOf(int64_t s) const {
-    return p.second_direction ? n.L - 1 - s : s;
-  }
-  __device__ __forceinline__ bool isPad(int64_t t) const { return pad && pad[t * n.B + p.row]; }
   __device__ __forceinline__ A initial() const { return loadOr(h0, p.col, A(0)); }
-  __device__ __forceinline__ A multiplier(int64_t s) const {
-    const int64_t t = timeOf(s);
-    return isPad(t) ? A(1) : toAcc(a[n.offset(t, p.col)]);
-  }
+  __device__ __forceinline__ A multiplier(int64_t s) const { return coefficient(a, timeOf(s)); }
   __device__ __forceinline__ A input(int64_t s) const {
     const int64_t t = timeOf(s);
     return isPad(t) ? A(0) : toAcc(b[n.offset(t, p.col)]);
@@ -65,31 +76,23 @@ struct ForwardColumn {
   __device__ __forceinline__ void finish(A state) const { storeAcc(last_h + p.col, state); }
 };
 
+// The backward walk, the forward's steps in the opposite order: m_s = a_{t+1} in forward time,
+// the coefficient of walk step s - 1 (1 at s = 0), and x_s = ∂loss/∂h(t_s).
 template <typename T>
-struct BackwardColumn {
+struct BackwardColumn : ColumnSteps<true> {
   using A = AccOf<T>;
   const T* __restrict__ a;
   const T* __restrict__ h0;
-  const uint8_t* __restrict__ pad;
   const T* __restrict__ h;
   const T* __restrict__ grad_h;
   const T* __restrict__ grad_last_h;
   T* __restrict__ grad_a;
   T* __restrict__ grad_b;
   T* __restrict__ grad_h0;
-  Sizes n;
-  ColumnPlace p;
 
-  __device__ __forceinline__ int64_t timeOf(int64_t s) const {
-    return p.second_direction ? s : n.L - 1 - s;
-  }
-  __device__ __forceinline__ bool isPad(int64_t t) const { return pad && pad[t * n.B + p.row]; }
   __device__ __forceinline__ A initial() const { return loadOr(grad_last_h, p.col, A(0)); }
-  // a_{t+1} in forward time: the coefficient of walk step s - 1 (1 before the first).
   __device__ __forceinline__ A multiplier(int64_t s) const {
-    if (s == 0) return A(1);
-    const int64_t t = timeOf(s - 1);
-    return isPad(t) ? A(1) : toAcc(a[n.offset(t, p.col)]);
+    return s == 0 ? A(1) : coefficient(a, timeOf(s - 1));
   }
   __device__ __forceinline__ A input(int64_t s) const {
     return loadOr(grad_h, n.offset(timeOf(s), p.col), A(0));
@@ -221,13 +224,16 @@ void launchWalks(const Column& c, const LinearRecurrenceCudaGeometry& g, void* w
   }
 }
 
-void checkGeometry(const LinearRecurrenceCudaGeometry& g) {
-  if (g.length < 0 || g.batch < 0 || g.hidden_size <= 0 || g.chunk_length < 0)
-    throw std::invalid_argument("recurlab CUDA linear recurrence: bad sizes (length " +
-                                std::to_string(g.length) + ", batch " +
-                                std::to_string(g.batch) + ", hidden " +
-                                std::to_string(g.hidden_size) + ", chunk length " +
-                                std::to_string(g.chunk_length) + ")");
+// Checks the sizes, then runs the walks of the column that make_column(element type tag) makes
+// for `scalar`'s element type; `what` names the kernels in a launch error.
+template <typename MakeColumn>
+void launchColumns(const LinearRecurrenceCudaGeometry& g, CudaScalar scalar, void* workspace,
+                   Stream stream, const char* what, MakeColumn&& make_column) {
+  checkLaunchSizes("linear recurrence", g.length, g.batch, g.hidden_size, g.chunk_length >= 0,
+                   ", chunk length " + std::to_string(g.chunk_length));
+  if (g.columns() == 0) return;
+  withElementType(scalar, [&](auto tag) { launchWalks(make_column(tag), g, workspace, stream); });
+  throwIfLaunchFailed(what);
 }
 
 Sizes sizesOf(const LinearRecurrenceCudaGeometry& g) {
@@ -238,39 +244,33 @@ Sizes sizesOf(const LinearRecurrenceCudaGeometry& g) {
 
 void launchLinearRecurrenceForward(const LinearRecurrenceCudaForwardArgs& a, Stream stream) {
   const LinearRecurrenceCudaGeometry& g = a.geometry;
-  checkGeometry(g);
-  if (g.columns() == 0) return;
-  withElementType(a.scalar, [&](auto tag) {
-    using T = decltype(tag);
-    const ForwardColumn<T> c{static_cast<const T*>(a.a), static_cast<const T*>(a.b),
-                             static_cast<const T*>(a.h0), a.mask_pad,
-                             static_cast<T*>(a.h), static_cast<T*>(a.last_h),
-                             sizesOf(g), ColumnPlace{}};
-    launchWalks(c, g, a.workspace, stream);
-  });
-  throwIfLaunchFailed("the linear recurrence forward kernels");
+  launchColumns(g, a.scalar, a.workspace, stream, "the linear recurrence forward kernels",
+                [&](auto tag) {
+                  using T = decltype(tag);
+                  return ForwardColumn<T>{{sizesOf(g), ColumnPlace{}, a.mask_pad},
+                                          static_cast<const T*>(a.a),
+                                          static_cast<const T*>(a.b),
+                                          static_cast<const T*>(a.h0),
+                                          static_cast<T*>(a.h),
+                                          static_cast<T*>(a.last_h)};
+                });
 }
 
 void launchLinearRecurrenceBackward(const LinearRecurrenceCudaBackwardArgs& a, Stream stream) {
   const LinearRecurrenceCudaGeometry& g = a.geometry;
-  checkGeometry(g);
-  if (g.columns() == 0) return;
-  withElementType(a.scalar, [&](auto tag) {
-    using T = decltype(tag);
-    const BackwardColumn<T> c{static_cast<const T*>(a.a),
-                              static_cast<const T*>(a.h0),
-                              a.mask_pad,
-                              static_cast<const T*>(a.h),
-                              static_cast<const T*>(a.grad_h),
-                              static_cast<const T*>(a.grad_last_h),
-                              static_cast<T*>(a.grad_a),
-                              static_cast<T*>(a.grad_b),
-                              static_cast<T*>(a.grad_h0),
-                              sizesOf(g),
-                              ColumnPlace{}};
-    launchWalks(c, g, a.workspace, stream);
-  });
-  throwIfLaunchFailed("the linear recurrence backward kernels");
+  launchColumns(g, a.scalar, a.workspace, stream, "the linear recurrence backward kernels",
+                [&](auto tag) {
+                  using T = decltype(tag);
+                  return BackwardColumn<T>{{sizesOf(g), ColumnPlace{}, a.mask_pad},
+                                           static_cast<const T*>(a.a),
+                                           static_cast<const T*>(a.h0),
+                                           static_cast<const T*>(a.h),
+                                           static_cast<const T*>(a.grad_h),
+                                           static_cast<const T*>(a.grad_last_h),
+                                           static_cast<T*>(a.grad_a),
+                                           static_cast<T*>(a.grad_b),
+                                           static_cast<T*>(a.grad_h0)};
+                });
 }
 
 }  // namespace recurlab::kernels::cuda

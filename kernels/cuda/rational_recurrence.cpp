@@ -65,9 +65,8 @@ RationalBackwardResult detail::rationalRecurrenceCudaBackward(
   auto res = detail::emptyBackwardResult<RationalBackwardResult>(u, g.numStates() * d);
   Tensor column_grads, param_grads;
   if (g.hasWeight()) {
-    const auto acc = u.options().dtype(kc::accumulatorTypeOf(u.scalar_type()));
-    column_grads = at::empty({3, g.batch, d}, acc);
-    param_grads = at::empty({3, d}, acc);
+    column_grads = kc::emptyAccumulators({3, g.batch, d}, u);
+    param_grads = kc::emptyAccumulators({3, d}, u);
   }
   kc::RationalCudaBackwardArgs a;
   kc::setBackwardArgs(a, grads, in, res);

@@ -60,9 +60,8 @@ SruBackwardResult detail::sruRecurrenceCudaBackward(const detail::BackwardTensor
   const int64_t B = u.size(1), out = opt.outputSize();
   auto res = detail::emptyBackwardResult<SruBackwardResult>(u, out);
   res.grad_x = opt.skip == SruSkip::ScaledInput ? at::empty_like(in.x) : Tensor();
-  const auto acc = u.options().dtype(kc::accumulatorTypeOf(u.scalar_type()));
-  Tensor column_grads = at::empty({4, B, out}, acc);
-  Tensor param_grads = at::empty({4, out}, acc);
+  Tensor column_grads = kc::emptyAccumulators({4, B, out}, u);
+  Tensor param_grads = kc::emptyAccumulators({4, out}, u);
   kc::SruCudaBackwardArgs a;
   kc::setBackwardArgs(a, grads, in, res);
   a.geometry = geometryOf(u, opt);

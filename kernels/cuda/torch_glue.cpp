@@ -1,5 +1,6 @@
 #include "kernels/cuda/torch_glue.h"
 
+#include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/util/Exception.h>
 
@@ -20,6 +21,10 @@ CudaScalar cudaScalarOf(const at::Tensor& t) {
 
 at::ScalarType accumulatorTypeOf(at::ScalarType s) {
   return s == at::kDouble ? at::kDouble : at::kFloat;
+}
+
+at::Tensor emptyAccumulators(at::IntArrayRef sizes, const at::Tensor& like) {
+  return at::empty(sizes, like.options().dtype(accumulatorTypeOf(like.scalar_type())));
 }
 
 Stream currentStream() { return at::cuda::getCurrentCUDAStream().stream(); }

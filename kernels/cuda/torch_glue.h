@@ -15,6 +15,10 @@ CudaScalar cudaScalarOf(const at::Tensor& t);
 // float for float/half/bfloat16, double for double: the type of parameter-gradient buffers.
 at::ScalarType accumulatorTypeOf(at::ScalarType s);
 
+// Uninitialized accumulators (accumulatorTypeOf `like`'s dtype) on `like`'s device: the
+// kernels' parameter-gradient buffers and workspaces.
+at::Tensor emptyAccumulators(at::IntArrayRef sizes, const at::Tensor& like);
+
 // The current CUDA stream of the current device (set a device guard first).
 Stream currentStream();
 

@@ -3,6 +3,8 @@
 // matrix-state one, "gla" (kernels/gated_linear_attention.h).
 #include <torch/torch.h>
 
+#include <string>
+
 #include "common/json_options.h"
 #include "models/encoders/builtin_encoders.h"
 #include "models/encoders/hgrn_encoder.h"
@@ -36,35 +38,36 @@ std::shared_ptr<SequenceEncoder> stackOf(int64_t input_size, const RecurrentStac
       });
 }
 
+// minGRU and minLSTM: the same keys, the same options.
+constexpr const char* kMinRnnKeys =
+    "keys: layers, hidden, bidirectional, log_space (the appendix's positive log-space form), "
+    "dropout, rnn_dropout";
+
+template <typename Layer, typename Options>
+EncoderFactory minRnnFactory(const std::string& name) {
+  return [name](const nlohmann::json& config,
+                int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
+    JsonOptions j(config, "model '" + name + "'");
+    const RecurrentStackOptions s = stackOptions(j);
+    Options o;
+    o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
+    o.bidirectional = j.getBool("bidirectional", false);
+    o.log_space = j.getBool("log_space", false);
+    j.finish();
+    return stackOf<Layer>(input_size, s, o);
+  };
+}
+
 }  // namespace
 
 void addLinearRecurrenceEncoders(const EncoderSink& add) {
   add("min_gru",
-      "minGRU stack (Feng et al. 2024), gates from the input alone; keys: layers, hidden, "
-      "bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
-      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
-        JsonOptions j(config, "model 'min_gru'");
-        const RecurrentStackOptions s = stackOptions(j);
-        MinGruLayerOptions o;
-        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
-        o.bidirectional = j.getBool("bidirectional", false);
-        o.log_space = j.getBool("log_space", false);
-        j.finish();
-        return stackOf<MinGruLayerImpl>(input_size, s, o);
-      });
+      "minGRU stack (Feng et al. 2024), gates from the input alone; " + std::string(kMinRnnKeys),
+      minRnnFactory<MinGruLayerImpl, MinGruLayerOptions>("min_gru"));
   add("min_lstm",
-      "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; keys: layers, "
-      "hidden, bidirectional, log_space (the appendix's positive log-space form), dropout, rnn_dropout",
-      [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
-        JsonOptions j(config, "model 'min_lstm'");
-        const RecurrentStackOptions s = stackOptions(j);
-        MinLstmLayerOptions o;
-        o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
-        o.bidirectional = j.getBool("bidirectional", false);
-        o.log_space = j.getBool("log_space", false);
-        j.finish();
-        return stackOf<MinLstmLayerImpl>(input_size, s, o);
-      });
+      "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; " +
+          std::string(kMinRnnKeys),
+      minRnnFactory<MinLstmLayerImpl, MinLstmLayerOptions>("min_lstm"));
   add("sru_linear",
       "the first SRU (Lei et al. 2017, arXiv:1709.02755v1), no c_{t-1} in its gates: linear; "
       "keys: layers, hidden, bidirectional, activation ('tanh'|'identity'), dropout, rnn_dropout",

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <stdexcept>
 
 #include "common/runtime/torch_build.h"
@@ -56,64 +57,59 @@ class MatmulFloorStep : public SpeedStep {
   torch::Device device_;
 };
 
-class SruKernelStep : public SpeedStep {
+// A fused op alone: its forward and its backward from a fixed gradient of h. kernelBytes
+// counts `values_per_element` values of h's element size per (t, b, unit), what the forward and
+// the backward read and write.
+class KernelStep : public SpeedStep {
  public:
-  SruKernelStep(int64_t L, int64_t d, int64_t B, const torch::TensorOptions& o)
-      : u_(torch::randn({L, B, 3 * d}, o)),
-        x_(torch::randn({L, B, d}, o)),
-        wc_(torch::randn({2 * d}, o)),
-        bias_(torch::zeros({2 * d}, o)),
-        grad_h_(torch::randn({L, B, d}, o)),
-        device_(o.device()) {
-    opt_.hidden_size = d;
-    opt_.skip = kernels::SruSkip::ScaledInput;
-    opt_.alpha = std::sqrt(3.0);
-    n_ = static_cast<double>(L * B * d) * static_cast<double>(u_.element_size());
-  }
+  KernelStep(std::function<torch::Tensor()> forward, torch::Tensor grad_h,
+             double values_per_element)
+      : forward_(std::move(forward)),
+        grad_h_(std::move(grad_h)),
+        bytes_(values_per_element * static_cast<double>(grad_h_.numel()) *
+               static_cast<double>(grad_h_.element_size())) {}
   void run() override {
-    auto h = kernels::sruRecurrence(u_.requires_grad_(true), x_.requires_grad_(true), wc_,
-                                    bias_, {}, {}, {}, opt_);
-    h[0].backward(grad_h_);
-    synchronize(device_);
+    forward_().backward(grad_h_);
+    synchronize(grad_h_.device());
   }
+  double kernelBytes() const override { return bytes_; }
+
+ private:
+  std::function<torch::Tensor()> forward_;
+  torch::Tensor grad_h_;
+  double bytes_;
+};
+
+std::unique_ptr<SpeedStep> sruKernelStep(int64_t L, int64_t d, int64_t B,
+                                         const torch::TensorOptions& o) {
+  const torch::Tensor u = torch::randn({L, B, 3 * d}, o).requires_grad_(true);
+  const torch::Tensor x = torch::randn({L, B, d}, o).requires_grad_(true);
+  const torch::Tensor wc = torch::randn({2 * d}, o), bias = torch::zeros({2 * d}, o);
+  torch::Tensor grad_h = torch::randn({L, B, d}, o);
+  kernels::SruRecurrenceOptions opt;
+  opt.hidden_size = d;
+  opt.skip = kernels::SruSkip::ScaledInput;
+  opt.alpha = std::sqrt(3.0);
   // Forward reads U (3), x and writes h, c: 6 values per (t, b, unit). Backward reads U (3),
   // x, c, dh and writes dU (3), dx: 10 values. Parameters and per-column sums are negligible.
-  double kernelBytes() const override { return 16.0 * n_; }
-
- private:
-  torch::Tensor u_, x_, wc_, bias_, grad_h_;
-  torch::Device device_;
-  kernels::SruRecurrenceOptions opt_;
-  double n_ = 0;
-};
+  return std::make_unique<KernelStep>(
+      [=] { return kernels::sruRecurrence(u, x, wc, bias, {}, {}, {}, opt)[0]; },
+      std::move(grad_h), 16.0);
+}
 
 // The op h_t = a_t ⊙ h_{t-1} + b_t that the linear recurrences share, alone.
-class LinearRecurrenceKernelStep : public SpeedStep {
- public:
-  LinearRecurrenceKernelStep(int64_t L, int64_t d, int64_t B, const torch::TensorOptions& o)
-      : a_(torch::rand({L, B, d}, o)),
-        b_(torch::randn({L, B, d}, o)),
-        grad_h_(torch::randn({L, B, d}, o)),
-        device_(o.device()) {
-    opt_.hidden_size = d;
-    n_ = static_cast<double>(L * B * d) * static_cast<double>(a_.element_size());
-  }
-  void run() override {
-    auto h = kernels::linearRecurrence(a_.requires_grad_(true), b_.requires_grad_(true), {}, {},
-                                       opt_);
-    h[0].backward(grad_h_);
-    synchronize(device_);
-  }
+std::unique_ptr<SpeedStep> linearRecurrenceKernelStep(int64_t L, int64_t d, int64_t B,
+                                                      const torch::TensorOptions& o) {
+  const torch::Tensor a = torch::rand({L, B, d}, o).requires_grad_(true);
+  const torch::Tensor b = torch::randn({L, B, d}, o).requires_grad_(true);
+  torch::Tensor grad_h = torch::randn({L, B, d}, o);
+  kernels::LinearRecurrenceOptions opt;
+  opt.hidden_size = d;
   // Forward reads a, b and writes h: 3 values per (t, b, unit). Backward reads dh, a, h and
   // writes da, db: 5. The chunked scan reads some of them twice; this is the floor.
-  double kernelBytes() const override { return 8.0 * n_; }
-
- private:
-  torch::Tensor a_, b_, grad_h_;
-  torch::Device device_;
-  kernels::LinearRecurrenceOptions opt_;
-  double n_ = 0;
-};
+  return std::make_unique<KernelStep>(
+      [=] { return kernels::linearRecurrence(a, b, {}, {}, opt)[0]; }, std::move(grad_h), 8.0);
+}
 
 // A step run at a precision: autocast, or TF32 allowed, for the step's forward and backward.
 class PrecisionStep : public SpeedStep {
@@ -207,9 +203,9 @@ std::unique_ptr<SpeedStep> makeSpeedStep(const SpeedModelSpec& spec, int64_t len
     if (spec.encoder == "sru_matmul")
       step = std::make_unique<MatmulFloorStep>(length, hidden, batch, yardstick);
     else if (spec.encoder == "sru_kernel")
-      step = std::make_unique<SruKernelStep>(length, hidden, batch, yardstick);
+      step = sruKernelStep(length, hidden, batch, yardstick);
     else
-      step = std::make_unique<LinearRecurrenceKernelStep>(length, hidden, batch, yardstick);
+      step = linearRecurrenceKernelStep(length, hidden, batch, yardstick);
     if (precision == SpeedPrecision::Fp32) return step;
     return std::make_unique<PrecisionStep>(std::move(step), precision, dev);
   }

@@ -30,11 +30,11 @@
 #include <torch/torch.h>
 
 #include <cmath>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "tests/kernels/cuda/cuda_test_support.h"
+#include "tests/support/error_message.h"
 #include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
 #include "tests/support/rounding_bound.h"
@@ -42,7 +42,6 @@
 namespace recurlab::kernels {
 namespace {
 
-using recurlab::testing::ErrorSource;
 using recurlab::testing::KernelRun;
 using recurlab::testing::RoundingModel;
 using recurlab::testing::runKernel;
@@ -158,21 +157,12 @@ void expectWithinBounds(const KernelRun& got, const KernelRun& exact, const Kern
                         int64_t roundings, const std::string& label, int results = 1) {
   const RoundingModel forward{torch::kFloat, roundings};
   const RoundingModel backward{torch::kFloat, 2 * roundings + 1};
-  const auto bound = [&](const RoundingModel& m, const Tensor& mag) {
-    return std::vector<ErrorSource>(results, {m, mag});
-  };
-  const char* outputs[] = {"o", "last state"};
-  const char* inputs[] = {"q", "k", "v", "log_alpha", "s0", "mask_pad"};
-  for (size_t i = 0; i < exact.outputs.size(); ++i)
-    EXPECT_TRUE(testing::withinRoundingBound(got.outputs[i], exact.outputs[i],
-                                             bound(forward, magnitude.outputs[i]),
-                                             label + " " + outputs[i]));
-  for (size_t i = 0; i < exact.grads.size(); ++i) {
-    if (!exact.grads[i].defined()) continue;
-    EXPECT_TRUE(testing::withinRoundingBound(got.grads[i], exact.grads[i],
-                                             bound(backward, magnitude.grads[i]),
-                                             label + " grad " + inputs[i]));
-  }
+  testing::expectEachWithinRoundingBound(got.outputs, exact.outputs, magnitude.outputs, forward,
+                                         {"o", "last state"}, label, results);
+  testing::expectEachWithinRoundingBound(
+      got.grads, exact.grads, magnitude.grads, backward,
+      {"grad q", "grad k", "grad v", "grad log_alpha", "grad s0", "grad mask_pad"}, label,
+      results);
 }
 
 std::vector<Case> everyOption(int64_t L, int64_t B, int64_t H, int64_t dk, int64_t dv) {
@@ -315,11 +305,8 @@ TEST(GatedLinearAttention, BFloat16InputsComputeInFloat) {
   recurlab::testing::roundFloatingThrough(data.grad_outputs, torch::kBFloat16);
   const KernelRun bf16 = runOp(data, torch::kBFloat16, 4);
   const KernelRun f32 = runOp(data, torch::kFloat, 4);
-  const auto rounded = [](const Tensor& t) {
-    return t.defined() ? t.to(torch::kBFloat16).to(torch::kDouble) : t;
-  };
-  for (size_t i = 0; i < f32.outputs.size(); ++i)
-    EXPECT_TRUE(torch::equal(bf16.outputs[i], rounded(f32.outputs[i]))) << "output " << i;
+  recurlab::testing::expectEqualRoundedThrough(bf16.outputs, f32.outputs, torch::kBFloat16,
+                                               "output");
 }
 
 TEST(GatedLinearAttention, EmptySequenceKeepsTheState) {
@@ -334,34 +321,27 @@ TEST(GatedLinearAttention, EmptySequenceKeepsTheState) {
 TEST(GatedLinearAttention, ChecksItsInputsAndNamesWhatIsWrong) {
   const Data data = makeData({5, 2, 2, 4, 3, true, true}, 47);
   const auto& in = data.inputs;
-  const auto message = [&](const std::function<void()>& call) {
-    try {
-      call();
-    } catch (const c10::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  using recurlab::testing::errorMessageOf;
   const auto run = [&](const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g,
                        const Tensor& s0, const Tensor& pad, int64_t chunk) {
     return [=] { gatedLinearAttention(q, k, v, g, s0, pad, {chunk}); };
   };
-  EXPECT_NE(message(run(in[0], in[1].slice(3, 0, 3), in[2], in[3], in[4], in[5], 4))
+  EXPECT_NE(errorMessageOf(run(in[0], in[1].slice(3, 0, 3), in[2], in[3], in[4], in[5], 4))
                 .find("k has shape"),
             std::string::npos);
-  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4].slice(3, 0, 2), in[5], 4))
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4].slice(3, 0, 2), in[5], 4))
                 .find("s0 has shape"),
             std::string::npos);
-  EXPECT_NE(message(run(in[0], in[1], in[2].slice(1, 0, 1), in[3], in[4], in[5], 4))
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2].slice(1, 0, 1), in[3], in[4], in[5], 4))
                 .find("v has shape"),
             std::string::npos);
-  EXPECT_NE(message(run(in[0], in[1], in[2], in[3].to(torch::kFloat), in[4], in[5], 4))
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3].to(torch::kFloat), in[4], in[5], 4))
                 .find("log_alpha has dtype"),
             std::string::npos);
-  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4], in[5].slice(0, 0, 2), 4))
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4], in[5].slice(0, 0, 2), 4))
                 .find("mask_pad has shape"),
             std::string::npos);
-  EXPECT_NE(message(run(in[0], in[1], in[2], in[3], in[4], in[5], -1)).find("chunk_length"),
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4], in[5], -1)).find("chunk_length"),
             std::string::npos);
 }
 

@@ -16,6 +16,7 @@
 #include "kernels/qrnn_pooling.h"
 #include "kernels/rational_recurrence.h"
 #include "kernels/sru_recurrence.h"
+#include "tests/support/error_message.h"
 
 namespace recurlab::kernels {
 namespace {
@@ -193,15 +194,6 @@ std::vector<OpCase> everyOp() {
   return ops;
 }
 
-std::string errorOf(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const c10::Error& e) {
-    return e.what_without_backtrace();
-  }
-  return "(no error)";
-}
-
 int64_t count(const std::string& text, const std::string& part) {
   int64_t n = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
@@ -212,7 +204,7 @@ int64_t count(const std::string& text, const std::string& part) {
 // a kernel that checked again) and says what the tensor is and what was expected.
 void expectOneClearError(const OpCase& op, const std::function<void()>& call,
                          std::initializer_list<std::string> parts) {
-  const std::string msg = errorOf(call);
+  const std::string msg = testing::errorMessageOf(call);
   EXPECT_EQ(count(msg, op.name), 1) << op.name << ": " << msg;
   for (const std::string& p : parts)
     EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' missing from: " << msg;

@@ -17,12 +17,12 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "kernels/input_checks.h"
 #include "tests/kernels/cuda/cuda_test_support.h"
+#include "tests/support/error_message.h"
 #include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
 #include "tests/support/rounding_bound.h"
@@ -30,7 +30,6 @@
 namespace recurlab::kernels {
 namespace {
 
-using recurlab::testing::ErrorSource;
 using recurlab::testing::KernelRun;
 using recurlab::testing::RoundingModel;
 using recurlab::testing::runKernel;
@@ -115,19 +114,11 @@ RoundingModel floatChain(int64_t L) { return {torch::kFloat, 8 * L + 2}; }
 // the exact one, 2 for two results each within γ_n·M of it.
 void expectWithinBounds(const KernelRun& got, const KernelRun& exact, const KernelRun& magnitude,
                         const RoundingModel& model, const std::string& label, int results = 1) {
-  const auto bound = [&](const Tensor& m) { return std::vector<ErrorSource>(results, {model, m}); };
-  const char* outputs[] = {"h", "last_h"};
-  const char* inputs[] = {"a", "b", "h0", "mask_pad"};
-  for (size_t i = 0; i < exact.outputs.size(); ++i)
-    EXPECT_TRUE(testing::withinRoundingBound(got.outputs[i], exact.outputs[i],
-                                             bound(magnitude.outputs[i]),
-                                             label + " " + outputs[i]));
-  for (size_t i = 0; i < exact.grads.size(); ++i) {
-    if (!exact.grads[i].defined()) continue;
-    EXPECT_TRUE(testing::withinRoundingBound(got.grads[i], exact.grads[i],
-                                             bound(magnitude.grads[i]),
-                                             label + " grad " + inputs[i]));
-  }
+  testing::expectEachWithinRoundingBound(got.outputs, exact.outputs, magnitude.outputs, model,
+                                         {"h", "last_h"}, label, results);
+  testing::expectEachWithinRoundingBound(got.grads, exact.grads, magnitude.grads, model,
+                                         {"grad a", "grad b", "grad h0", "grad mask_pad"}, label,
+                                         results);
 }
 
 std::vector<Case> everyOption(int64_t L, int64_t B, int64_t d) {
@@ -246,13 +237,11 @@ TEST(LinearRecurrence, BFloat16InputsComputeInFloat) {
   for (int64_t chunk : {kSequentialWalk, int64_t{8}}) {
     const KernelRun bf16 = runOp(data, torch::kBFloat16, chunk);
     const KernelRun f32 = runOp(data, torch::kFloat, chunk);
-    const auto rounded = [](const Tensor& t) {
-      return t.defined() ? t.to(torch::kBFloat16).to(torch::kDouble) : t;
-    };
-    for (size_t i = 0; i < f32.outputs.size(); ++i)
-      EXPECT_TRUE(torch::equal(bf16.outputs[i], rounded(f32.outputs[i]))) << "output " << i;
-    for (size_t i = 0; i < 3; ++i)
-      EXPECT_TRUE(torch::equal(bf16.grads[i], rounded(f32.grads[i]))) << "grad " << i;
+    const std::string label = "chunk " + std::to_string(chunk);
+    recurlab::testing::expectEqualRoundedThrough(bf16.outputs, f32.outputs, torch::kBFloat16,
+                                                 label + " output");
+    recurlab::testing::expectEqualRoundedThrough(bf16.grads, f32.grads, torch::kBFloat16,
+                                                 label + " grad");
   }
 }
 
@@ -299,27 +288,20 @@ TEST(LinearRecurrence, ChecksItsInputsOnceAndNamesWhatIsWrong) {
   const int64_t before = detail::inputChecksRun();
   linearRecurrence(in[0], in[1], in[2], in[3], data.opt);
   EXPECT_EQ(detail::inputChecksRun() - before, 1);
-  const auto message = [&](const std::function<void()>& call) {
-    try {
-      call();
-    } catch (const c10::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message([&] { linearRecurrenceForward(in[0], in[1].slice(2, 0, 3), {}, {}, data.opt); })
+  using recurlab::testing::errorMessageOf;
+  EXPECT_NE(errorMessageOf([&] { linearRecurrenceForward(in[0], in[1].slice(2, 0, 3), {}, {}, data.opt); })
                 .find("b has shape"),
             std::string::npos);
-  EXPECT_NE(message([&] { linearRecurrenceForward(in[0], in[1], in[2].slice(1, 0, 1), {}, data.opt); })
+  EXPECT_NE(errorMessageOf([&] { linearRecurrenceForward(in[0], in[1], in[2].slice(1, 0, 1), {}, data.opt); })
                 .find("h0 has shape"),
             std::string::npos);
-  EXPECT_NE(message([&] { linearRecurrenceForward(in[0], in[1], {}, {}, {4, true}); })
+  EXPECT_NE(errorMessageOf([&] { linearRecurrenceForward(in[0], in[1], {}, {}, {4, true}); })
                 .find("4 columns, expected 8"),
             std::string::npos);
-  EXPECT_NE(message([&] { linearRecurrenceForward(in[0], in[1].to(torch::kFloat), {}, {}, data.opt); })
+  EXPECT_NE(errorMessageOf([&] { linearRecurrenceForward(in[0], in[1].to(torch::kFloat), {}, {}, data.opt); })
                 .find("dtype"),
             std::string::npos);
-  EXPECT_NE(message([&] { linearRecurrenceForward(in[0], in[1], {}, {}, {4, false, -2}); })
+  EXPECT_NE(errorMessageOf([&] { linearRecurrenceForward(in[0], in[1], {}, {}, {4, false, -2}); })
                 .find("chunk_length"),
             std::string::npos);
 }

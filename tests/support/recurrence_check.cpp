@@ -72,6 +72,36 @@ void expectSameForwardBackward(const RecurrenceOp& fused, const RecurrenceOp& re
   }
 }
 
+void expectEqualRoundedThrough(const std::vector<torch::Tensor>& got,
+                               const std::vector<torch::Tensor>& wider, torch::Dtype dtype,
+                               const std::string& label) {
+  for (size_t i = 0; i < wider.size(); ++i) {
+    if (!got[i].defined() && !wider[i].defined()) continue;
+    ASSERT_EQ(got[i].defined(), wider[i].defined()) << label << " " << i;
+    EXPECT_TRUE(torch::equal(got[i], wider[i].to(dtype).to(wider[i].scalar_type())))
+        << label << " " << i;
+  }
+}
+
+void expectSameOutputsAndGradients(const std::vector<Named>& got,
+                                   const std::vector<torch::Tensor>& want,
+                                   const std::vector<Named>& leaves, double tol) {
+  ASSERT_EQ(got.size(), want.size());
+  std::vector<torch::Tensor> got_outputs, leaf_tensors;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const auto& [name, tensor] = got[i];
+    ASSERT_EQ(tensor.sizes(), want[i].sizes()) << name;
+    EXPECT_LT((tensor - want[i]).abs().max().item<double>(), tol) << name;
+    got_outputs.push_back(tensor);
+  }
+  for (const auto& leaf : leaves) leaf_tensors.push_back(leaf.second);
+  const auto got_grads = torch::autograd::grad({projectOutputs(got_outputs, 5)}, leaf_tensors);
+  const auto want_grads = torch::autograd::grad({projectOutputs(want, 5)}, leaf_tensors);
+  for (size_t i = 0; i < leaves.size(); ++i)
+    EXPECT_LT((got_grads[i] - want_grads[i]).abs().max().item<double>(), tol)
+        << "gradient of " << leaves[i].first;
+}
+
 void expectGradientsMatchFiniteDifferences(const RecurrenceOp& op,
                                            const std::vector<torch::Tensor>& inputs, int probes,
                                            double eps, double tol) {

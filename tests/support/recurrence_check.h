@@ -4,6 +4,8 @@
 #include <torch/torch.h>
 
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace recurlab::testing {
@@ -27,5 +29,21 @@ void expectSameForwardBackward(const RecurrenceOp& fused, const RecurrenceOp& re
 void expectGradientsMatchFiniteDifferences(const RecurrenceOp& op,
                                            const std::vector<torch::Tensor>& inputs,
                                            int probes, double eps, double tol);
+
+// Each tensor of `got` equal to the tensor of the same index of `wider` rounded to `dtype` and
+// back (both undefined passes): an op given `dtype` inputs that computes in a wider type.
+void expectEqualRoundedThrough(const std::vector<torch::Tensor>& got,
+                               const std::vector<torch::Tensor>& wider, torch::Dtype dtype,
+                               const std::string& label);
+
+// A named tensor: an output or a leaf in expectSameOutputsAndGradients.
+using Named = std::pair<std::string, torch::Tensor>;
+
+// A model's outputs (features, then states) against its reference's, computed from the same
+// leaves (input, initial states, parameters): each output within `tol` (max |difference|), then
+// the gradients of projectOutputs (one seed for both) with respect to every leaf.
+void expectSameOutputsAndGradients(const std::vector<Named>& got,
+                                   const std::vector<torch::Tensor>& want,
+                                   const std::vector<Named>& leaves, double tol);
 
 }  // namespace recurlab::testing

@@ -148,6 +148,20 @@ RoundingCheck checkRoundingBound(const torch::Tensor& got_in, const torch::Tenso
   return ::testing::AssertionFailure() << check.message;
 }
 
+void expectEachWithinRoundingBound(const std::vector<torch::Tensor>& got,
+                                   const std::vector<torch::Tensor>& exact,
+                                   const std::vector<torch::Tensor>& magnitude,
+                                   const RoundingModel& model,
+                                   const std::vector<std::string>& names,
+                                   const std::string& label, int copies) {
+  for (size_t i = 0; i < exact.size(); ++i) {
+    if (!exact[i].defined()) continue;
+    EXPECT_TRUE(withinRoundingBound(got[i], exact[i],
+                                    std::vector<ErrorSource>(copies, {model, magnitude[i]}),
+                                    label + " " + names[i]));
+  }
+}
+
 torch::Tensor largestMagnitude(const std::vector<torch::Tensor>& tensors) {
   double largest = 0.0;
   for (const torch::Tensor& t : tensors) {

@@ -73,6 +73,17 @@ RoundingCheck checkRoundingBound(const torch::Tensor& got, const torch::Tensor& 
                                                const std::vector<ErrorSource>& sources,
                                                const std::string& what);
 
+// Each tensor of `got` (a run's outputs, or its input gradients) within `copies` times the bound
+// of `model` on the magnitude of the same index, from the exact tensor of the same index, named
+// `label` + " " + names[i] in a failure; tensors undefined in `exact` are skipped. copies = 2
+// compares two results that are each within the bound of the exact one.
+void expectEachWithinRoundingBound(const std::vector<torch::Tensor>& got,
+                                   const std::vector<torch::Tensor>& exact,
+                                   const std::vector<torch::Tensor>& magnitude,
+                                   const RoundingModel& model,
+                                   const std::vector<std::string>& names,
+                                   const std::string& label, int copies = 1);
+
 // The largest |value| of several tensors (undefined ones skipped, non-finite values count as 0),
 // as a 0-dim double tensor: the magnitude for an element of a recurrence's output, given the
 // exact tensor and what it was computed from (the inputs for forward outputs, the output

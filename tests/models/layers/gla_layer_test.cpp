@@ -14,6 +14,7 @@
 #include "models/encoders/recurrent_stack.h"
 #include "models/layers/gla_layer.h"
 #include "models/registry.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::models {
 namespace {
@@ -90,34 +91,14 @@ TEST_P(GlaLayerEquations, MatchThePapersEquationsInDouble) {
     want_states.push_back(r.last);
     input = r.output;
   }
-  ASSERT_EQ(got.features.sizes(), input.sizes());
-  EXPECT_LT((got.features - input).abs().max().item<double>(), 1e-10) << "features";
-  std::vector<Tensor> got_states;
+  std::vector<testing::Named> outputs{{"features", got.features}}, leaves{{"input", x}};
   for (int64_t i = 0; i < LAYERS; ++i) {
-    got_states.push_back(got.state.children[i].tensors[0]);
-    EXPECT_LT((got_states[i] - want_states[i]).abs().max().item<double>(), 1e-10)
-        << "state of layer " << i;
+    outputs.push_back({"state of layer " + std::to_string(i), got.state.children[i].tensors[0]});
+    leaves.push_back({"s0 of layer " + std::to_string(i), s0s[i]});
   }
-  torch::manual_seed(52);
-  const Tensor w = torch::randn_like(input), w_state = torch::randn_like(want_states[0]);
-  const auto lossOf = [&](const Tensor& features, const std::vector<Tensor>& states) {
-    Tensor loss = (features * w).sum();
-    for (const auto& s : states) loss = loss + (s * w_state).sum();
-    return loss;
-  };
-  std::vector<Tensor> leaves{x};
-  leaves.insert(leaves.end(), s0s.begin(), s0s.end());
-  const auto params = enc->named_parameters();
-  for (const auto& p : params) leaves.push_back(p.value());
-  const auto got_grads = torch::autograd::grad({lossOf(got.features, got_states)}, leaves);
-  const auto want_grads = torch::autograd::grad({lossOf(input, want_states)}, leaves);
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const std::string name = i == 0 ? "input"
-                             : i <= s0s.size() ? "s0 of layer " + std::to_string(i - 1)
-                                               : params[i - 1 - s0s.size()].key();
-    EXPECT_LT((got_grads[i] - want_grads[i]).abs().max().item<double>(), 1e-10)
-        << "gradient of " << name;
-  }
+  for (const auto& p : enc->named_parameters()) leaves.push_back({p.key(), p.value()});
+  want_states.insert(want_states.begin(), input);
+  testing::expectSameOutputsAndGradients(outputs, want_states, leaves, 1e-10);
 }
 
 // Step by step; chunks of 1, 2, 4 (not dividing L = 9), L, and longer than L.

@@ -20,6 +20,7 @@
 #include "models/layers/min_lstm_layer.h"
 #include "models/layers/sru_linear_layer.h"
 #include "models/registry.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::models {
 namespace {
@@ -263,35 +264,14 @@ TEST_P(LinearRecurrenceModels, MatchPaperEquationsInDouble) {
     want_states.push_back(r.last);
     input = r.output;
   }
-  ASSERT_EQ(got.features.sizes(), input.sizes());
-  EXPECT_LT((got.features - input).abs().max().item<double>(), 1e-10) << "features";
-  for (int64_t i = 0; i < LAYERS; ++i)
-    EXPECT_LT((got.state.children[i].tensors[0] - want_states[i]).abs().max().item<double>(),
-              1e-10)
-        << "state of layer " << i;
-
-  torch::manual_seed(32);
-  const Tensor w = torch::randn_like(input), w_state = torch::randn({B, out}, torch::kDouble);
-  const auto lossOf = [&](const Tensor& features, const std::vector<Tensor>& states) {
-    Tensor loss = (features * w).sum();
-    for (const auto& s : states) loss = loss + (s * w_state).sum();
-    return loss;
-  };
-  std::vector<Tensor> got_states;
-  for (const auto& child : got.state.children) got_states.push_back(child.tensors[0]);
-  std::vector<Tensor> leaves{x};
-  leaves.insert(leaves.end(), h0s.begin(), h0s.end());
-  const auto params = enc->named_parameters();
-  for (const auto& p : params) leaves.push_back(p.value());
-  const auto got_grads = torch::autograd::grad({lossOf(got.features, got_states)}, leaves);
-  const auto want_grads = torch::autograd::grad({lossOf(input, want_states)}, leaves);
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const std::string name = i == 0 ? "input"
-                             : i <= h0s.size() ? "h0 of layer " + std::to_string(i - 1)
-                                               : params[i - 1 - h0s.size()].key();
-    EXPECT_LT((got_grads[i] - want_grads[i]).abs().max().item<double>(), 1e-10)
-        << "gradient of " << name;
+  std::vector<testing::Named> outputs{{"features", got.features}}, leaves{{"input", x}};
+  for (int64_t i = 0; i < LAYERS; ++i) {
+    outputs.push_back({"state of layer " + std::to_string(i), got.state.children[i].tensors[0]});
+    leaves.push_back({"h0 of layer " + std::to_string(i), h0s[i]});
   }
+  for (const auto& p : enc->named_parameters()) leaves.push_back({p.key(), p.value()});
+  want_states.insert(want_states.begin(), input);
+  testing::expectSameOutputsAndGradients(outputs, want_states, leaves, 1e-10);
 }
 
 INSTANTIATE_TEST_SUITE_P(PaperEquations, LinearRecurrenceModels, ::testing::ValuesIn(modelCases()),

@@ -18,6 +18,7 @@
 #include "models/layers/rg_lru_block.h"
 #include "models/layers/rg_lru_layer.h"
 #include "models/registry.h"
+#include "tests/support/recurrence_check.h"
 
 namespace recurlab::models {
 namespace {
@@ -125,38 +126,16 @@ TEST(RgLruBlocks, MatchPaperEquationsInDouble) {
   }
   EXPECT_FALSE(blockOf(*stack, 0).residual()) << "the first block widens 4 to 5";
   EXPECT_TRUE(blockOf(*stack, 1).residual());
-  ASSERT_EQ(got.features.sizes(), input.sizes());
-  EXPECT_LT((got.features - input).abs().max().item<double>(), 1e-10) << "features";
-  std::vector<Tensor> got_states;
-  for (const auto& child : got.state.children)
-    for (const auto& t : child.tensors) got_states.push_back(t);
-  ASSERT_EQ(got_states.size(), want_states.size());
-  for (size_t k = 0; k < got_states.size(); ++k)
-    EXPECT_LT((got_states[k] - want_states[k]).abs().max().item<double>(), 1e-10)
-        << "state " << k % 2 << " of layer " << k / 2;
-
-  torch::manual_seed(42);
-  const Tensor w = torch::randn_like(input);
-  std::vector<Tensor> w_states;
-  for (const auto& s : want_states) w_states.push_back(torch::randn_like(s));
-  const auto lossOf = [&](const Tensor& features, const std::vector<Tensor>& states) {
-    Tensor loss = (features * w).sum();
-    for (size_t k = 0; k < states.size(); ++k) loss = loss + (states[k] * w_states[k]).sum();
-    return loss;
-  };
-  std::vector<Tensor> leaves{x};
-  leaves.insert(leaves.end(), starts.begin(), starts.end());
-  const auto params = stack->named_parameters();
-  for (const auto& p : params) leaves.push_back(p.value());
-  const auto got_grads = torch::autograd::grad({lossOf(got.features, got_states)}, leaves);
-  const auto want_grads = torch::autograd::grad({lossOf(input, want_states)}, leaves);
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const std::string name = i == 0 ? "input"
-                             : i <= starts.size() ? "initial state " + std::to_string(i - 1)
-                                                  : params[i - 1 - starts.size()].key();
-    EXPECT_LT((got_grads[i] - want_grads[i]).abs().max().item<double>(), 1e-10)
-        << "gradient of " << name;
-  }
+  std::vector<testing::Named> outputs{{"features", got.features}}, leaves{{"input", x}};
+  for (size_t i = 0; i < got.state.children.size(); ++i)
+    for (size_t k = 0; k < got.state.children[i].tensors.size(); ++k)
+      outputs.push_back({"state " + std::to_string(k) + " of layer " + std::to_string(i),
+                         got.state.children[i].tensors[k]});
+  for (size_t k = 0; k < starts.size(); ++k)
+    leaves.push_back({"initial state " + std::to_string(k), starts[k]});
+  for (const auto& p : stack->named_parameters()) leaves.push_back({p.key(), p.value()});
+  want_states.insert(want_states.begin(), input);
+  testing::expectSameOutputsAndGradients(outputs, want_states, leaves, 1e-10);
 }
 
 // The state after a segment (the last h and the convolution's last inputs) lets the next
