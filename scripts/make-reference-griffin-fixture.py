@@ -29,31 +29,16 @@ Output: rg_lru.safetensors (F32 state_dict under the reference's names; the opti
 __metadata__), io.safetensors (input F32 (L, B, DIM) time-major as recurlab takes it; output
 F64 (L, B, DIM)).
 """
-import json
 import os
-import struct
 import sys
 import types
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_safetensors import write_safetensors  # noqa: E402  (scripts/)
+
 DIM, LAYERS, LENGTH, BATCH = 6, 2, 7, 3
-
-
-def write_safetensors(path, tensors, metadata):
-    """The format: 8-byte little-endian header length, JSON header, raw little-endian data."""
-    dtypes = {torch.float32: "F32", torch.float64: "F64"}
-    header, blobs, offset = {"__metadata__": metadata}, [], 0
-    for name, t in tensors.items():
-        blob = t.detach().contiguous().numpy().tobytes()
-        header[name] = dict(dtype=dtypes[t.dtype], shape=list(t.shape),
-                            data_offsets=[offset, offset + len(blob)])
-        blobs.append(blob)
-        offset += len(blob)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
 def import_reference(checkout):

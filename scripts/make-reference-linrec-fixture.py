@@ -28,28 +28,14 @@ time-major as recurlab takes it; min_gru and min_lstm, the outputs F64 (L, B, DI
 """
 import json
 import os
-import struct
 import sys
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_safetensors import write_safetensors  # noqa: E402  (scripts/)
+
 DIM, LAYERS, LENGTH, BATCH = 4, 2, 6, 3
-
-
-def write_safetensors(path, tensors, metadata):
-    """The format: 8-byte little-endian header length, JSON header, raw little-endian data."""
-    dtypes = {torch.float32: "F32", torch.float64: "F64"}
-    header, blobs, offset = {"__metadata__": metadata}, [], 0
-    for name, t in tensors.items():
-        blob = t.detach().contiguous().numpy().tobytes()
-        header[name] = dict(dtype=dtypes[t.dtype], shape=list(t.shape),
-                            data_offsets=[offset, offset + len(blob)])
-        blobs.append(blob)
-        offset += len(blob)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
 def build(module_class, options, seed):

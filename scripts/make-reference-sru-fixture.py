@@ -32,13 +32,15 @@ below (no safetensors package needed).
 """
 import json
 import os
-import struct
 import sys
 import warnings
 
 os.environ["CUDA_HOME"] = "/nonexistent-cuda-for-sru-cpu-only"
 os.environ.pop("CUDA_PATH", None)
 import torch  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_safetensors import write_safetensors  # noqa: E402  (scripts/)
 
 with warnings.catch_warnings():
     # "Just-in-time loading and compiling the CUDA kernels of SRU was unsuccessful": wanted.
@@ -49,22 +51,6 @@ OPTIONS = dict(input_size=5, hidden_size=3, num_layers=2, bidirectional=True, re
                highway_bias=-1.0, layer_norm=True, projection_size=2, has_skip_term=True)
 LENGTH, BATCH = 7, 3
 PACKAGE_VERSION = "2.6.0"
-
-
-def write_safetensors(path, tensors, metadata):
-    """The format: 8-byte little-endian header length, JSON header, raw little-endian data."""
-    dtypes = {torch.float32: "F32", torch.float64: "F64", torch.uint8: "U8"}
-    header, blobs, offset = {"__metadata__": metadata}, [], 0
-    for name, t in tensors.items():
-        blob = t.detach().contiguous().numpy().tobytes()
-        header[name] = dict(dtype=dtypes[t.dtype], shape=list(t.shape),
-                            data_offsets=[offset, offset + len(blob)])
-        blobs.append(blob)
-        offset += len(blob)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
 def package_forward(model, x, c0, mask_pad):

@@ -9,12 +9,14 @@
 
 #include "common/sha256.h"
 #include "experiments/kept_model/kept_model.h"
+#include "tests/support/error_message.h"
 #include "tests/support/temp_root.h"
 
 namespace recurlab::experiments {
 namespace {
 
 namespace fs = std::filesystem;
+using recurlab::testing::errorMessageOf;
 
 struct TinyNetImpl : torch::nn::Module {
   explicit TinyNetImpl(int64_t width) {
@@ -39,15 +41,6 @@ KeptModelSpec specOf(const TinyNet& net) {
   spec.module = net.get();
   spec.files.push_back({"vocabulary.txt", [](const std::string& p) { std::ofstream(p) << "a\nb\n"; }});
   return spec;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(KeptModel, LastWeightsRecordTheFinalEpochsScoreAndBestWeightsTheBestEpochs) {
@@ -112,33 +105,33 @@ TEST(KeptModel, EveryDefectIsAnErrorNamingTheFile) {
   const auto dir = (temp.root / "tiny").string();
   writeKeptModel(dir, specOf(net));
   const std::string manifest = dir + "/manifest.json";
-  EXPECT_NE(errorOf([&] { openKeptModel(dir, "lm"); }).find(manifest + ": a model of task 'toy', not 'lm'"),
+  EXPECT_NE(errorMessageOf([&] { openKeptModel(dir, "lm"); }).find(manifest + ": a model of task 'toy', not 'lm'"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { openKeptModel(dir, "toy", {"subwords.model"}); }).find(manifest + ": lists no subwords.model"),
+  EXPECT_NE(errorMessageOf([&] { openKeptModel(dir, "toy", {"subwords.model"}); }).find(manifest + ": lists no subwords.model"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { openKeptModel((temp.root / "none").string(), "toy"); }).find("none: not a folder"),
+  EXPECT_NE(errorMessageOf([&] { openKeptModel((temp.root / "none").string(), "toy"); }).find("none: not a folder"),
             std::string::npos);
   TinyNet wider(5);  // weights of another config
-  EXPECT_NE(errorOf([&] { loadKeptWeights(*wider, openKeptModel(dir, "toy")); })
+  EXPECT_NE(errorMessageOf([&] { loadKeptWeights(*wider, openKeptModel(dir, "toy")); })
                 .find(dir + "/weights.pt: 'first.weight' has shape [4, 3], the model's is [5, 3]"),
             std::string::npos);
   {
     std::ofstream(dir + "/vocabulary.txt", std::ios::app) << "c\n";  // changed after writing
-    EXPECT_NE(errorOf([&] { openKeptModel(dir, "toy"); }).find(dir + "/vocabulary.txt: sha256 differs"),
+    EXPECT_NE(errorMessageOf([&] { openKeptModel(dir, "toy"); }).find(dir + "/vocabulary.txt: sha256 differs"),
               std::string::npos);
   }
   std::ofstream(dir + "/vocabulary.txt") << "a\nb\n";  // as written again
   EXPECT_NO_THROW(openKeptModel(dir, "toy"));
   fs::remove(dir + "/weights.pt");
-  EXPECT_NE(errorOf([&] { openKeptModel(dir, "toy"); }).find(dir + "/weights.pt: missing"), std::string::npos);
+  EXPECT_NE(errorMessageOf([&] { openKeptModel(dir, "toy"); }).find(dir + "/weights.pt: missing"), std::string::npos);
   fs::remove(manifest);  // what a kill before the rename would leave (the part folder)
-  EXPECT_NE(errorOf([&] { openKeptModel(dir, "toy"); }).find(manifest + ": missing; " + dir + " is not a complete kept model"),
+  EXPECT_NE(errorMessageOf([&] { openKeptModel(dir, "toy"); }).find(manifest + ": missing; " + dir + " is not a complete kept model"),
             std::string::npos);
 }
 
 TEST(KeptModel, KeepModelNamesRoundTrip) {
   for (const char* name : {"best", "last", "averaged", "none"}) EXPECT_EQ(keepModelName(keepModelNamed(name)), name);
-  EXPECT_NE(errorOf([] { keepModelNamed("newest"); }).find("expected best, last, averaged or none"), std::string::npos);
+  EXPECT_NE(errorMessageOf([] { keepModelNamed("newest"); }).find("expected best, last, averaged or none"), std::string::npos);
 }
 
 }  // namespace

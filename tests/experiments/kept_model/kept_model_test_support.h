@@ -33,15 +33,6 @@ inline void replaceKeptFile(const std::string& dir, const std::string& file, con
   writeJsonAt(dir + "/manifest.json", manifest);
 }
 
-inline std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // A driver (`program`, a path) run as a child process on a kept model's commands; what each
 // run says goes to `log`, emptied first.
 class ModelCommandRuns {

@@ -14,6 +14,7 @@
 #include "experiments/weights/reference_layouts.h"
 #include "experiments/weights/weights_exchange.h"
 #include "models/registry.h"
+#include "tests/support/same_safetensors.h"
 
 namespace recurlab::experiments::weights {
 namespace {
@@ -60,15 +61,7 @@ TEST_F(ReferenceGriffinTest, ImportedWeightsGiveTheReferenceOutputs) {
 TEST_F(ReferenceGriffinTest, ExportGivesTheReferenceFileBack) {
   auto model = fixtureModel();
   importEncoderWeights(*model, "rg_lru", weights, "fixture");
-  const auto exported = exportEncoderWeights(*model, "rg_lru");
-  ASSERT_EQ(exported.tensors.size(), weights.tensors.size());
-  for (size_t i = 0; i < weights.tensors.size(); ++i) {
-    const auto& want = weights.tensors[i];
-    const auto& got = exported.tensors[i];
-    EXPECT_EQ(got.name, want.name) << "the reference's state_dict order";
-    EXPECT_EQ(got.shape, want.shape) << want.name;
-    EXPECT_EQ(got.data, want.data) << want.name;
-  }
+  recurlab::testing::expectSameSafetensors(exportEncoderWeights(*model, "rg_lru"), weights);
 }
 
 TEST_F(ReferenceGriffinTest, AnMlpHalfThatIsNotZeroIsRefusedNamingTheTensor) {

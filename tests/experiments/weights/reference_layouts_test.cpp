@@ -18,6 +18,7 @@
 #include "experiments/weights/weights_exchange.h"
 #include "models/encoders/sequence_encoder.h"
 #include "models/registry.h"
+#include "tests/support/same_safetensors.h"
 
 namespace recurlab::experiments::weights {
 namespace {
@@ -109,15 +110,7 @@ TEST_P(ReferenceMinRnnTest, ImportedWeightsGiveTheReferenceOutputs) {
 TEST_P(ReferenceMinRnnTest, ExportGivesTheReferenceFileBack) {
   auto model = fixtureModel();
   importEncoderWeights(*model, GetParam(), weights, "fixture");
-  const auto exported = exportEncoderWeights(*model, GetParam());
-  ASSERT_EQ(exported.tensors.size(), weights.tensors.size());
-  for (size_t i = 0; i < weights.tensors.size(); ++i) {
-    const auto& want = weights.tensors[i];
-    const auto& got = exported.tensors[i];
-    EXPECT_EQ(got.name, want.name) << "the reference's state_dict order";
-    EXPECT_EQ(got.shape, want.shape) << want.name;
-    EXPECT_EQ(got.data, want.data) << want.name;
-  }
+  recurlab::testing::expectSameSafetensors(exportEncoderWeights(*model, GetParam()), weights);
 }
 
 INSTANTIATE_TEST_SUITE_P(MinRnns, ReferenceMinRnnTest, ::testing::Values("min_gru", "min_lstm"));

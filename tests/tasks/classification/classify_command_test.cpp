@@ -15,6 +15,7 @@
 #include "tasks/classification/classification_datasets.h"
 #include "common/log/hdf5_run_log.h"
 #include "tests/experiments/kept_model/kept_model_test_support.h"
+#include "tests/support/error_message.h"
 #include "tests/support/child_process.h"
 #include "tests/support/in_process_run.h"
 #include "tests/support/temp_root.h"
@@ -136,7 +137,7 @@ TEST(ClassificationConfig, OwnDatasetsAreCheckedAndNamedInErrors) {
   auto config = [](const nlohmann::json& own) {
     nlohmann::json j = {{"datasets", {"mine"}}, {"own_datasets", {{"mine", own}}},
                         {"models", {{"sru", {{"encoder", "sru"}}}}}};
-    return recurlab::testing::errorOf([&] { ClassificationConfig::fromJson(j); });
+    return recurlab::testing::errorMessageOf([&] { ClassificationConfig::fromJson(j); });
   };
   EXPECT_EQ(config({{"files", {"all.txt"}}, {"classes", 3}}), "");
   EXPECT_NE(config({{"files", {"all.txt"}}}).find("own_datasets.mine: key 'classes'"), std::string::npos);
@@ -145,7 +146,7 @@ TEST(ClassificationConfig, OwnDatasetsAreCheckedAndNamedInErrors) {
   EXPECT_NE(config({{"file", {"a"}}, {"classes", 2}}).find("unknown key 'file'"), std::string::npos);
   nlohmann::json clash = {{"own_datasets", {{"MR", {{"files", {"a"}}, {"classes", 2}}}}},
                           {"models", {{"sru", {{"encoder", "sru"}}}}}};
-  EXPECT_NE(recurlab::testing::errorOf([&] { ClassificationConfig::fromJson(clash); })
+  EXPECT_NE(recurlab::testing::errorMessageOf([&] { ClassificationConfig::fromJson(clash); })
                 .find("own_datasets.MR: the name of a known benchmark"),
             std::string::npos);
   const auto c = ClassificationConfig::fromJson(
