@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/linear_recurrence.h"
+#include "models/layers/gate_precision.h"
 
 namespace recurlab::models {
 namespace {
@@ -54,7 +55,8 @@ std::pair<torch::Tensor, torch::Tensor> HgrnLayerImpl::forward(const torch::Tens
               "HgrnLayer: input must be (length, batch, ", o.input_size, "), got ",
               input.sizes());
   const int64_t L = input.size(0), B = input.size(1), d = o.hidden_size;
-  const torch::Tensor u = affine(input.reshape({L * B, o.input_size}), weight, bias).view({L, B, 3 * d});
+  const torch::Tensor u =
+      inGatePrecision(affine(input.reshape({L * B, o.input_size}), weight, bias).view({L, B, 3 * d}));
   const torch::Tensor pf = u.slice(2, 0, d);
   const torch::Tensor lambda = lower_bound + (1 - lower_bound) * torch::sigmoid(pf);
   const torch::Tensor keep = (1 - lower_bound) * torch::sigmoid(-pf);  // 1 - λ

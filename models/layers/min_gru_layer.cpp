@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/linear_recurrence.h"
+#include "models/layers/gate_precision.h"
 #include "models/layers/min_rnn_log_space.h"
 
 namespace recurlab::models {
@@ -35,8 +36,8 @@ SequenceOutput MinGruLayerImpl::forwardSequence(const torch::Tensor& input,
               "MinGruLayer: input must be (length, batch, ", o.input_size, "), got ",
               input.sizes());
   const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();
-  const torch::Tensor u =
-      torch::addmm(bias, input.reshape({L * B, o.input_size}), weight).view({L, B, 2 * out});
+  const torch::Tensor u = inGatePrecision(
+      torch::addmm(bias, input.reshape({L * B, o.input_size}), weight).view({L, B, 2 * out}));
   const torch::Tensor k = u.slice(2, 0, out), candidate = u.slice(2, out, 2 * out);
   torch::Tensor a, b;
   if (o.log_space) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/linear_recurrence.h"
+#include "models/layers/gate_precision.h"
 #include "models/layers/min_rnn_log_space.h"
 
 namespace recurlab::models {
@@ -36,8 +37,8 @@ SequenceOutput MinLstmLayerImpl::forwardSequence(const torch::Tensor& input,
               "MinLstmLayer: input must be (length, batch, ", o.input_size, "), got ",
               input.sizes());
   const int64_t L = input.size(0), B = input.size(1), out = o.outputSize();
-  const torch::Tensor u =
-      torch::addmm(bias, input.reshape({L * B, o.input_size}), weight).view({L, B, 3 * out});
+  const torch::Tensor u = inGatePrecision(
+      torch::addmm(bias, input.reshape({L * B, o.input_size}), weight).view({L, B, 3 * out}));
   const torch::Tensor pf = u.slice(2, 0, out), pi = u.slice(2, out, 2 * out);
   const torch::Tensor candidate = u.slice(2, 2 * out, 3 * out);
   torch::Tensor a, b;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/linear_recurrence.h"
+#include "models/layers/gate_precision.h"
 
 namespace recurlab::models {
 namespace {
@@ -74,7 +75,8 @@ SequenceOutput RgLruLayerImpl::forwardSequence(const torch::Tensor& input,
   const int64_t L = input.size(0), B = input.size(1), d = o.hidden_size;
   const torch::Tensor flat = input.reshape({L * B, o.input_size});
   const torch::Tensor x = o.input_projection ? torch::addmm(bias_in, flat, weight_in) : flat;
-  const torch::Tensor gates = torch::addmm(bias_gates, x, weight_gates).view({L, B, 2 * d});
+  const torch::Tensor gates =
+      inGatePrecision(torch::addmm(bias_gates, x, weight_gates).view({L, B, 2 * d}));
   const torch::Tensor r = torch::sigmoid(gates.slice(2, 0, d));
   const torch::Tensor i = torch::sigmoid(gates.slice(2, d, 2 * d));
   // log a_t = c·r_t·log σ(Λ) = -c·r_t·softplus(-Λ).
