@@ -650,8 +650,10 @@ void Trainer::saveCheckpoint(const std::string& name) {
     auto timing = checkpoint_seconds_.measure();
     ctx_.checkpoints.commit(name, [&](const std::string& path) { writeCheckpoint(path); });
   }
+  // One write of the whole line: data-parallel ranks share stderr, and a line written piece by
+  // piece interleaved with another rank's ("checkpoint: checkpoint: ... rank 0 ...").
   if (ctx_.checkpoints.enabled())
-    std::cerr << "checkpoint: " << unitName() << " at " << position() << "\n";
+    std::cerr << ("checkpoint: " + unitName() + " at " + position() + "\n");
   state_.outcome.times.checkpoint = checkpoint_seconds_.seconds();
 }
 
