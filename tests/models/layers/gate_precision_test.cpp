@@ -30,17 +30,10 @@ struct GateCase {
   std::function<void(torch::nn::Module&)> set_biases;
 };
 
-// By value: named_parameters() is a temporary, and a Tensor handle shares the storage.
-torch::Tensor parameter(torch::nn::Module& m, const std::string& name) {
-  for (auto& p : m.named_parameters())
-    if (p.key() == name) return p.value();
-  throw std::runtime_error("no parameter " + name);
-}
-
 std::vector<GateCase> cases() {
   const double k = -std::log(999.0);  // σ(-k) = 0.999
   const auto minGru = [k](torch::nn::Module& m) {
-    auto b = parameter(m, "layers.0.bias");
+    torch::Tensor b = m.named_parameters()["layers.0.bias"];
     b.slice(0, 0, D).fill_(k);      // a = σ(-k)
     b.slice(0, D, 2 * D).fill_(1);  // candidate
   };
@@ -49,14 +42,16 @@ std::vector<GateCase> cases() {
       {"min_gru", {{"layers", 1}, {"hidden", D}, {"log_space", true}}, minGru},
       {"min_lstm", {{"layers", 1}, {"hidden", D}},
        [](torch::nn::Module& m) {
-         auto b = parameter(m, "layers.0.bias");  // [f | i | candidate]: a = f / (f + i)
+         // [f | i | candidate]: a = f / (f + i)
+         torch::Tensor b = m.named_parameters()["layers.0.bias"];
          b.slice(0, 0, D).fill_(0.0);
          b.slice(0, D, 2 * D).fill_(-std::log(999.0 * 2 - 1));  // i = 0.5 / 999
          b.slice(0, 2 * D, 3 * D).fill_(1);
        }},
       {"hgrn", {{"layers", 1}, {"hidden", D}},
        [k](torch::nn::Module& m) {
-         auto b = parameter(m, "layers.0.bias");  // [f | c | g], layer 0's bound is 0
+         // [f | c | g], layer 0's bound is 0
+         torch::Tensor b = m.named_parameters()["layers.0.bias"];
          b.slice(0, 0, D).fill_(-k);               // λ = σ(pf) = 0.999
          b.slice(0, D, 2 * D).fill_(1);
        }},
