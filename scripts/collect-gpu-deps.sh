@@ -124,11 +124,15 @@ fi
 for file in "${debs[@]}"; do
   [[ -s $cache/$file ]] || fail "apt-get download left no $cache/$file"
 done
-# Older versions of the same packages leave the cache.
+# Older versions of the same packages leave the cache. Looked up in arrays, not with `printf |
+# grep -q`: under pipefail that pipeline fails when grep exits before printf has written (SIGPIPE),
+# and a current .deb was removed (CI: "du: cannot access 'libhdf5-dev_...deb'").
+declare -A current_file=() packed=()
+for file in "${debs[@]}"; do current_file[$file]=1; done
+for package in "${packages[@]}"; do packed[$package]=1; done
 for file in "$cache"/*.deb; do
   name=$(basename "$file")
-  printf '%s\n' "${debs[@]}" | grep -qxF "$name" && continue
-  printf '%s\n' "${packages[@]}" | grep -qxF "${name%%_*}" && rm -f "$file"
+  if [[ -z ${current_file[$name]:-} && -n ${packed[${name%%_*}]:-} ]]; then rm -f "$file"; fi
 done
 debs_bytes=$(cd "$cache" && du -cb "${debs[@]}" | tail -n 1 | cut -f 1)
 

@@ -384,7 +384,8 @@ if [[ -n $build ]]; then
     fi
     if [[ -z $build_note ]]; then
       if want cuda-tests; then
-        if cmake --build "$build_dir" --target help 2>/dev/null | grep -qw recurlab_cuda_tests; then
+        # grep on a here-string: `cmd | grep -q` fails under pipefail when grep exits first.
+        if grep -qw recurlab_cuda_tests <<< "$(cmake --build "$build_dir" --target help 2>/dev/null)"; then
           targets+=(recurlab_cuda_tests)
         else
           echo "no target recurlab_cuda_tests: building recurlab_tests for --gtest_filter='*CudaTest.*'"
@@ -425,7 +426,7 @@ fi
 speed_bf16=
 if want speed && [[ " ${precs[*]} " == *" bf16 "* ]]; then
   if [[ -x $build_dir/recurlab_speed ]] &&
-     "$build_dir/recurlab_speed" --help 2>/dev/null | grep -q -- '--precision'; then
+     grep -q -- '--precision' <<< "$("$build_dir/recurlab_speed" --help 2>/dev/null)"; then
     speed_bf16=1
   else
     speed_bf16=pending
