@@ -92,6 +92,12 @@ if [[ -z ${TORCH_CUDA_ARCH_LIST:-} ]]; then
 fi
 echo "TORCH_CUDA_ARCH_LIST=$TORCH_CUDA_ARCH_LIST"
 
+# A C++ compiler that links the shared libstdc++, the one LibTorch loads.
+# shellcheck source=scripts/shared-runtime-cxx.sh
+source "$root/scripts/shared-runtime-cxx.sh"
+pick_shared_runtime_cxx || fail "$SHARED_RUNTIME_CXX_NOTE"
+echo "$SHARED_RUNTIME_CXX_NOTE"
+
 generator=()
 command -v ninja > /dev/null && [[ ! -f $build/CMakeCache.txt ]] && generator=(-G Ninja)
 prefix_path=$(IFS=';'; echo "$TORCH_PREFIX${extra_prefixes:+;${extra_prefixes[*]}}")

@@ -483,6 +483,7 @@ def main():
         ("git commit", meta.get("git_commit", "—")),
         ("PyTorch", meta.get("torch", "—")),
         ("nvcc", meta.get("nvcc", "—")),
+        ("C++ compiler", meta.get("cxx", "—")),
         ("LibTorch of the build", meta.get("libtorch_of_build", "—") or "—"),
         ("build folder", meta.get("build_dir", "—")),
         ("host", "%s, %s" % (meta.get("host", "—"), meta.get("cpu", "—"))),

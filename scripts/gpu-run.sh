@@ -9,7 +9,8 @@
 # usage: scripts/gpu-run.sh --out DIR --deadline SECONDS [options]
 #   --out DIR            where the (at most 8) result files go; nothing else is written there
 #   --deadline SECONDS   wall-clock budget for everything, counted from this script's start
-#   --data DIR           the data folder (classification/, ptb/, multi30k/, squad/; default data)
+#   --data DIR|ARCHIVE   the data folder (classification/, ptb/, multi30k/, squad/; default data),
+#                        or a tar archive of it (unpacked into the work folder)
 #                        (relative paths are taken from where the command runs)
 #   --deps PATH          the Debian packages of scripts/collect-gpu-deps.sh (a folder or an
 #                        archive), unpacked into a private prefix (scripts/unpack-gpu-deps.sh)
@@ -42,7 +43,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "gpu-run: $*" >&2; exit 2; }
 
-out='' deadline='' data=data deps='' build_dir=build-gpu build=1 device=cuda
+out='' deadline='' data=data data_archive='' deps='' build_dir=build-gpu build=1 device=cuda
 stages=cuda-tests,classification,lm,mt,qa,synthetic,speed precisions=fp32,bf16 max_epochs=1
 threads=0 speed_args='' speed_args_given='' work='' resume=''
 sets=()
@@ -132,7 +133,17 @@ meta deadline_s "$deadline"
 meta device "$device"
 meta command "$command_line"
 meta work "$work"
-meta data "$data"
+# --data may be a tar archive of the data folder (tar cJf data.tar.xz data): a slot receives
+# 64 MiB in all, and the folder (29 MB) is about 6 MB as .tar.xz.
+if [[ -f $data ]]; then
+  data_archive=$data
+  data=$work/data
+  mkdir -p "$data"
+  tar xf "$data_archive" -C "$data" || die "--data $data_archive: not a tar archive of the data folder"
+  [[ -d $data/data ]] && data=$data/data  # an archive of the folder itself, not of its contents
+  say "data: unpacked $data_archive into $data"
+fi
+meta data "$data${data_archive:+ (unpacked from $data_archive)}"
 meta build_dir "$build_dir"
 meta max_epochs "$max_epochs"
 meta threads "$threads"
@@ -361,6 +372,15 @@ if [[ -n $build ]]; then
       else
         build_note="no nvcc at $nvcc (set CUDACXX)"
       fi
+    fi
+    # A compiler that links the shared libstdc++, the one LibTorch loads (some nodes set CXX
+    # to a wrapper that links it statically: every task then died with SIGSEGV).
+    if [[ -z $build_note ]]; then
+      # shellcheck source=scripts/shared-runtime-cxx.sh
+      source "$root/scripts/shared-runtime-cxx.sh"
+      pick_shared_runtime_cxx || build_note="no C++ compiler that links the shared libstdc++"
+      echo "$SHARED_RUNTIME_CXX_NOTE"
+      meta cxx "$SHARED_RUNTIME_CXX_NOTE"
     fi
     if [[ -z $build_note ]]; then
       generator=()
