@@ -4,7 +4,7 @@
 
 #include "models/encoders/hgrn_encoder.h"
 #include "models/encoders/recurrent_stack.h"
-#include "models/layers/gla_layer.h"
+#include "models/layers/gla_block.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
 #include "models/layers/rg_lru_block.h"
@@ -128,17 +128,24 @@ ReferenceLayout hgrnLayout(const torch::nn::Module& encoder) {
   return layout;
 }
 
-// GatedLinearAttention (Swish output gate fused with the norm, no short convolution, no
-// feature map, num_kv_heads = num_heads): key_dim = int(hidden_size · expand_k), value_dim
-// likewise, heads laid out head-major ('(h d)') as recurlab's.
+// GLAModel's blocks and final norm (fla/models/gla/modeling_gla.py: GLABlock = attn_norm, attn,
+// mlp_norm, mlp; GLAModel.norm). attn is a GatedLinearAttention (Swish output gate fused with
+// the norm, no short convolution, no feature map, num_kv_heads = num_heads): key_dim =
+// int(hidden_size · expand_k), value_dim likewise, heads laid out head-major ('(h d)') as
+// recurlab's. recurlab's block is the temporal half; the MLP half (GatedMLP, intermediate_size
+// 256·ceil(int(hidden·4·2/3) / 256)) is a constant that adds nothing: zero weights, so that
+// down_proj gives 0 and the residual passes the attention's sum on.
 ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
   const auto& stack = stackOf(encoder, "gla");
-  const std::string module = std::string(kFla) + "GatedLinearAttention";
+  const std::string module = std::string(kFla) + "GLAModel (GLABlock)";
   ReferenceLayout layout{module, {}};
-  for (int64_t i = 0; i < stack.numLayers(); ++i) {
-    const auto& o = dynamic_cast<const models::GlaLayerImpl&>(*stack.layer(i)).options();
+  const int64_t last = stack.numLayers() - 1;
+  for (int64_t i = 0; i <= last; ++i) {
+    const auto& block = dynamic_cast<const models::GlaBlockImpl&>(*stack.layer(i));
+    const auto& o = block.options().attention;
     require(o.input_size == o.hidden_size, "gla",
-            module + " maps hidden_size to hidden_size: " + layerText(i) + " has input " +
+            module + " adds its input back (a residual of width " +
+                std::to_string(o.input_size) + "): " + layerText(i) + " has input " +
                 std::to_string(o.input_size) + ", set \"hidden\" to " +
                 std::to_string(o.input_size));
     const double d = static_cast<double>(o.hidden_size);
@@ -152,9 +159,10 @@ ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
                 std::to_string(static_cast<int64_t>(d * o.expand_v)) + ", recurlab " +
                 std::to_string(o.valueWidth()) + ": choose \"expand_v\" and \"heads\" so that "
                 "hidden·expand_v is a whole multiple of heads");
-    const std::string p = "layers." + std::to_string(i) + ".";
+    const std::string p = "layers." + std::to_string(i) + ".", a = p + "attn.";
+    layout.tensors.push_back({p + "attn_norm.weight", {{p + "attn_norm.weight"}}});
     const auto linear = [&](const std::string& name, const std::string& ours) {
-      layout.tensors.push_back({p + name, {{p + ours}}, Transform::kTranspose});
+      layout.tensors.push_back({a + name, {{a + ours}}, Transform::kTranspose});
     };
     linear("q_proj.weight", "weight_q");
     linear("k_proj.weight", "weight_k");
@@ -162,13 +170,25 @@ ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
     linear("g_proj.weight", "weight_out_gate");
     linear("gk_proj.0.weight", "weight_gate_down");
     linear("gk_proj.1.weight", "weight_gate_up");
-    layout.tensors.push_back({p + "gk_proj.1.bias", {{p + "bias_gate"}}});
+    layout.tensors.push_back({a + "gk_proj.1.bias", {{a + "bias_gate"}}});
     linear("o_proj.weight", "weight_out");
-    layout.tensors.push_back({p + "g_norm_swish_gate.weight", {{p + "norm_weight"}}});
+    layout.tensors.push_back({a + "g_norm_swish_gate.weight", {{a + "norm_weight"}}});
+    const int64_t width = o.hidden_size;
+    const int64_t mlp = 256 * ((width * 4 * 2 / 3 + 255) / 256);
+    const auto opts = block.attn->weight_q.options();
+    const std::string why = "the MLP half of the GLA block, which recurlab's lacks, adds nothing";
+    layout.tensors.push_back(
+        {p + "mlp_norm.weight", torch::ones({width}, opts), "one (" + why + ")"});
+    layout.tensors.push_back(
+        {p + "mlp.gate_proj.weight", torch::zeros({mlp, width}, opts), "zero (" + why + ")"});
+    layout.tensors.push_back(
+        {p + "mlp.up_proj.weight", torch::zeros({mlp, width}, opts), "zero (" + why + ")"});
+    layout.tensors.push_back(
+        {p + "mlp.down_proj.weight", torch::zeros({width, mlp}, opts), "zero (" + why + ")"});
   }
+  layout.tensors.push_back({"norm.weight", {{"layers." + std::to_string(last) + ".norm.weight"}}});
   return layout;
 }
-
 
 // Griffin's residual blocks of type RECURRENT (recurrentgemma/torch/modules.py, ResidualBlock
 // with num_heads 1 and mlp_expanded_width 3·width, as Griffin's default expansion) and the

@@ -9,7 +9,7 @@
 #include "models/encoders/builtin_encoders.h"
 #include "models/encoders/hgrn_encoder.h"
 #include "models/encoders/recurrent_stack.h"
-#include "models/layers/gla_layer.h"
+#include "models/layers/gla_block.h"
 #include "models/layers/min_gru_layer.h"
 #include "models/layers/min_lstm_layer.h"
 #include "models/layers/rg_lru_block.h"
@@ -121,7 +121,9 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       });
   add("gla",
       "gated linear attention stack (Yang et al. 2024), a d_k x d_v state per head with a "
-      "data-dependent diagonal gate, chunkwise parallel, causal; keys: layers, hidden, heads "
+      "data-dependent diagonal gate, chunkwise parallel, causal: each layer in a pre-norm "
+      "residual (RMSNorm, GLA, residual) as the GLA Transformer's block without its MLP, a "
+      "final RMSNorm; keys: layers, hidden, heads "
       "(default 4), expand_k (key width / hidden, 0.5), expand_v (value width / hidden, 1), "
       "gate_rank (the gate's low rank, 16), gate_normalizer (tau in alpha = sigmoid^(1/tau), 16), "
       "chunk (steps per chunk, 64; 0: step by step), dropout, rnn_dropout",
@@ -137,7 +139,12 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.gate_normalizer = j.getDouble("gate_normalizer", 16.0, 1e-3, 1e6);
         o.chunk_length = j.getInt("chunk", kernels::kGlaDefaultChunkLength, 0, 1 << 20);
         j.finish();
-        return stackOf<GlaLayerImpl>(input_size, s, o);
+        return std::make_shared<RecurrentStackEncoder>(
+            input_size, s, [=](int64_t layer, int64_t in) -> std::shared_ptr<StackableLayer> {
+              GlaBlockOptions block{o, layer == s.num_layers - 1};
+              block.attention.input_size = in;
+              return std::make_shared<GlaBlockImpl>(block);
+            });
       });
 }
 

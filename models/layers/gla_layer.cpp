@@ -8,7 +8,8 @@
 namespace recurlab::models {
 
 namespace {
-constexpr double kNormEpsilon = 1e-5;
+// The reference model's norm_eps (fla's GLAConfig), which its blocks pass to this norm too.
+constexpr double kNormEpsilon = 1e-6;
 
 // heads · max(1, round(hidden · expand / heads)): a whole number of units per head for any
 // hidden width (the parameter-budget fit tries every width).

@@ -109,7 +109,7 @@ TEST(KeptModelExchange, LinearRecurrenceClassifiersExportUnderTheirReferencesNam
       {"hgrn", {{"layers", 2}, {"hidden", 6}, {"norm", "gated_rms"}, {"bias", false}},
        "encoder.layers.0.f_proj.weight"},
       {"gla", {{"layers", 2}, {"hidden", 6}, {"heads", 2}, {"expand_k", 1.0}},
-       "encoder.layers.1.gk_proj.0.weight"},
+       "encoder.layers.1.attn.gk_proj.0.weight"},
       {"rg_lru", {{"layers", 2}, {"hidden", 6}}, "encoder.layers.1.recurrent_block.rg_lru.a_param"}};
   for (const auto& [encoder, config, reference_name] : cases) {
     SCOPED_TRACE(encoder);

@@ -1,9 +1,10 @@
 // The fla-org/flash-linear-attention layouts (experiments/weights/reference_layouts.h) carry the
 // model's function, not only its names: the exported tensors, run through that reference's
 // forward pass written here step by step from its source (fla/layers/hgrn.py with
-// fla/models/hgrn/modeling_hgrn.py's lower bounds; fla/layers/gla.py), give recurlab's
-// outputs. The package itself cannot run here: its layers call its Triton GPU kernels. A swapped
-// block, a missing transpose or the lower bounds' rows unrotated change the outputs.
+// fla/models/hgrn/modeling_hgrn.py's lower bounds; fla/models/gla/modeling_gla.py with
+// fla/layers/gla.py and fla/modules/mlp.py), give recurlab's outputs. The package itself cannot
+// run here: its layers call its Triton GPU kernels. A swapped block, a missing transpose, the
+// lower bounds' rows unrotated or a norm's gain not moved by one change the outputs.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
@@ -30,9 +31,15 @@ StateDict stateDict(const SafetensorsContents& contents) {
 // nn.Linear without bias: x (L, B, in) W^T, W (out, in).
 Tensor noBiasLinear(const Tensor& x, const Tensor& w) { return torch::matmul(x, w.t()); }
 
-// fla's FusedRMSNormGated with the Swish gate, over the last dimension (eps 1e-5).
-Tensor rmsNormSwishGate(const Tensor& o, const Tensor& g, const Tensor& w) {
-  return o * torch::rsqrt(o.pow(2).mean(-1, /*keepdim=*/true) + 1e-5) * w * F::silu(g);
+// fla's RMSNorm over the last dimension.
+Tensor rmsNorm(const Tensor& x, const Tensor& w, double eps) {
+  return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * w;
+}
+
+// fla's FusedRMSNormGated with the Swish gate (the layers' default eps 1e-5; GLAModel passes
+// its config's norm_eps, 1e-6).
+Tensor rmsNormSwishGate(const Tensor& o, const Tensor& g, const Tensor& w, double eps = 1e-5) {
+  return rmsNorm(o, w, eps) * F::silu(g);
 }
 
 // HGRNModel's layers (their attention part) on x (L, B, D).
@@ -55,18 +62,22 @@ Tensor flaHgrn(StateDict& s, Tensor x, int64_t layers) {
   return x;
 }
 
-// GatedLinearAttention layers (num_kv_heads = num_heads) on x (L, B, D).
+// GLAModel's blocks and final norm on x (L, B, D), norm_eps 1e-6, as GLABlock.forward without
+// the fused norm: x + attn(attn_norm(x)), then + mlp(mlp_norm(·)); attn a GatedLinearAttention
+// (num_kv_heads = num_heads), mlp a GatedMLP (down_proj(silu(gate_proj(·)) · up_proj(·))).
 Tensor flaGla(StateDict& s, Tensor x, int64_t layers, int64_t heads, double normalizer) {
+  const double eps = 1e-6;
   for (int64_t l = 0; l < layers; ++l) {
-    const std::string p = "layers." + std::to_string(l) + ".";
+    const std::string p = "layers." + std::to_string(l) + ".", a = p + "attn.";
     const int64_t L = x.size(0), B = x.size(1);
     const auto split = [&](const Tensor& t) { return t.view({L, B, heads, -1}); };  // (h d)
-    const Tensor q = split(noBiasLinear(x, s[p + "q_proj.weight"]));
-    const Tensor k = split(noBiasLinear(x, s[p + "k_proj.weight"]));
-    const Tensor v = split(noBiasLinear(x, s[p + "v_proj.weight"]));
-    const Tensor gk = split(F::logsigmoid(torch::matmul(noBiasLinear(x, s[p + "gk_proj.0.weight"]),
-                                                         s[p + "gk_proj.1.weight"].t()) +
-                                          s[p + "gk_proj.1.bias"]) /
+    const Tensor u = rmsNorm(x, s[p + "attn_norm.weight"], eps);
+    const Tensor q = split(noBiasLinear(u, s[a + "q_proj.weight"]));
+    const Tensor k = split(noBiasLinear(u, s[a + "k_proj.weight"]));
+    const Tensor v = split(noBiasLinear(u, s[a + "v_proj.weight"]));
+    const Tensor gk = split(F::logsigmoid(torch::matmul(noBiasLinear(u, s[a + "gk_proj.0.weight"]),
+                                                         s[a + "gk_proj.1.weight"].t()) +
+                                          s[a + "gk_proj.1.bias"]) /
                             normalizer);
     const double scale = std::pow(static_cast<double>(q.size(3)), -0.5);
     Tensor state = torch::zeros({B, heads, k.size(3), v.size(3)}, x.options());
@@ -75,11 +86,16 @@ Tensor flaGla(StateDict& s, Tensor x, int64_t layers, int64_t heads, double norm
       state = gk[t].exp().unsqueeze(-1) * state + k[t].unsqueeze(-1) * v[t].unsqueeze(-2);
       o.push_back(torch::matmul((q[t] * scale).unsqueeze(-2), state).squeeze(-2));
     }
-    const Tensor g = split(noBiasLinear(x, s[p + "g_proj.weight"]));
-    const Tensor gated = rmsNormSwishGate(torch::stack(o), g, s[p + "g_norm_swish_gate.weight"]);
-    x = noBiasLinear(gated.reshape({L, B, -1}), s[p + "o_proj.weight"]);
+    const Tensor g = split(noBiasLinear(u, s[a + "g_proj.weight"]));
+    const Tensor gated =
+        rmsNormSwishGate(torch::stack(o), g, s[a + "g_norm_swish_gate.weight"], eps);
+    x = x + noBiasLinear(gated.reshape({L, B, -1}), s[a + "o_proj.weight"]);
+    const Tensor m = rmsNorm(x, s[p + "mlp_norm.weight"], eps);
+    x = x + noBiasLinear(F::silu(noBiasLinear(m, s[p + "mlp.gate_proj.weight"])) *
+                             noBiasLinear(m, s[p + "mlp.up_proj.weight"]),
+                         s[p + "mlp.down_proj.weight"]);
   }
-  return x;
+  return rmsNorm(x, s["norm.weight"], eps);
 }
 
 // recurlab's encoder with random weights (float64), and its output on a random input.

@@ -136,8 +136,9 @@ TEST(ReferenceLayoutsTest, ExportThenImportGivesTheSameWeightsAndOutputs) {
 }
 
 // The names and shapes of fla-org/flash-linear-attention's modules, read from its source
-// (fla/layers/hgrn.py, fla/layers/gla.py, fla/models/hgrn/modeling_hgrn.py): nn.Linear weights
-// (out, in), no biases but gk_proj's second Linear's.
+// (fla/layers/hgrn.py, fla/layers/gla.py, fla/models/hgrn/modeling_hgrn.py,
+// fla/models/gla/modeling_gla.py, fla/modules/mlp.py): nn.Linear weights (out, in), no biases
+// but gk_proj's second Linear's.
 TEST(ReferenceLayoutsTest, FlaNamesAndShapesAreTheReferenceModules) {
   using Shapes = std::vector<std::pair<std::string, std::vector<int64_t>>>;
   const auto namesAndShapes = [](const SafetensorsContents& c) {
@@ -156,20 +157,28 @@ TEST(ReferenceLayoutsTest, FlaNamesAndShapesAreTheReferenceModules) {
   }
   EXPECT_EQ(namesAndShapes(exportEncoderWeights(*encoder("hgrn", cases[2].config, 8), "hgrn")),
             hgrn);
-  // GatedLinearAttention(hidden_size 8, expand_k 1, expand_v 2, num_heads 2,
-  // gate_low_rank_dim 3): key_dim 8, value_dim 16, head_v_dim 8.
+  // GLAModel's GLABlocks (hidden_size 8) with GatedLinearAttention(expand_k 1, expand_v 2,
+  // num_heads 2, gate_low_rank_dim 3): key_dim 8, value_dim 16, head_v_dim 8; GatedMLP's
+  // intermediate_size 256·ceil(int(8·4·2/3) / 256) = 256; the model's final norm.
   Shapes gla;
   for (const std::string p : {"layers.0.", "layers.1."}) {
-    gla.push_back({p + "q_proj.weight", {8, 8}});
-    gla.push_back({p + "k_proj.weight", {8, 8}});
-    gla.push_back({p + "v_proj.weight", {16, 8}});
-    gla.push_back({p + "g_proj.weight", {16, 8}});
-    gla.push_back({p + "gk_proj.0.weight", {3, 8}});
-    gla.push_back({p + "gk_proj.1.weight", {8, 3}});
-    gla.push_back({p + "gk_proj.1.bias", {8}});
-    gla.push_back({p + "o_proj.weight", {8, 16}});
-    gla.push_back({p + "g_norm_swish_gate.weight", {8}});
+    const std::string a = p + "attn.";
+    gla.push_back({p + "attn_norm.weight", {8}});
+    gla.push_back({a + "q_proj.weight", {8, 8}});
+    gla.push_back({a + "k_proj.weight", {8, 8}});
+    gla.push_back({a + "v_proj.weight", {16, 8}});
+    gla.push_back({a + "g_proj.weight", {16, 8}});
+    gla.push_back({a + "gk_proj.0.weight", {3, 8}});
+    gla.push_back({a + "gk_proj.1.weight", {8, 3}});
+    gla.push_back({a + "gk_proj.1.bias", {8}});
+    gla.push_back({a + "o_proj.weight", {8, 16}});
+    gla.push_back({a + "g_norm_swish_gate.weight", {8}});
+    gla.push_back({p + "mlp_norm.weight", {8}});
+    gla.push_back({p + "mlp.gate_proj.weight", {256, 8}});
+    gla.push_back({p + "mlp.up_proj.weight", {256, 8}});
+    gla.push_back({p + "mlp.down_proj.weight", {8, 256}});
   }
+  gla.push_back({"norm.weight", {8}});
   EXPECT_EQ(namesAndShapes(exportEncoderWeights(*encoder("gla", cases[3].config, 8), "gla")), gla);
 }
 

@@ -1,8 +1,10 @@
-// The "gla" encoder (models/layers/gla_layer.h) against the equations of Yang et al. 2024, §4.4,
-// written as a loop over time and heads in double on the encoder's own parameters (the gate as
-// σ(·)^{1/τ}, the state update as the outer product k_t^T v_t): features, last states and the
-// gradients of the input, the initial states and every parameter agree to 1e-10, for the
-// step-by-step form and chunks that do and do not divide the length.
+// The "gla" encoder (models/layers/gla_block.h around models/layers/gla_layer.h) against the
+// equations of Yang et al. 2024, §4.4, written as a loop over time and heads in double on the
+// encoder's own parameters (the gate as σ(·)^{1/τ}, the state update as the outer product
+// k_t^T v_t), each layer in its pre-norm residual (RMSNorm written out; none where the first
+// block widens its input) with a final RMSNorm: features, last states and the gradients of the
+// input, the initial states and every parameter agree to 1e-10, for the step-by-step form and
+// chunks that do and do not divide the length.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -12,8 +14,10 @@
 #include <vector>
 
 #include "models/encoders/recurrent_stack.h"
+#include "models/layers/gla_block.h"
 #include "models/layers/gla_layer.h"
 #include "models/registry.h"
+#include "tests/support/naive_rms_norm.h"
 #include "tests/support/recurrence_check.h"
 
 namespace recurlab::models {
@@ -50,7 +54,7 @@ LayerResult glaReference(const GlaLayerImpl& layer, const Tensor& x, const Tenso
       // S_t = Diag(α_t) S_{t-1} + k_t^T v_t, o_t = q_t S_t.
       state[h] = a.unsqueeze(2) * state[h] + torch::bmm(k.unsqueeze(2), v.unsqueeze(1));
       const Tensor out = torch::bmm(q.unsqueeze(1), state[h]).squeeze(1);
-      heads.push_back(out / torch::sqrt(out.pow(2).mean(1, true) + 1e-5) * layer.norm_weight);
+      heads.push_back(out / torch::sqrt(out.pow(2).mean(1, true) + 1e-6) * layer.norm_weight);
     }
     const Tensor r = torch::matmul(xt, layer.weight_out_gate);
     outputs.push_back(torch::matmul(torch::cat(heads, 1) * (r * torch::sigmoid(r)), layer.weight_out));
@@ -85,11 +89,15 @@ TEST_P(GlaLayerEquations, MatchThePapersEquationsInDouble) {
   Tensor input = x;
   std::vector<Tensor> want_states;
   for (int64_t i = 0; i < LAYERS; ++i) {
-    const auto layer = std::dynamic_pointer_cast<GlaLayerImpl>(stack.layer(i));
-    ASSERT_TRUE(layer);
-    const LayerResult r = glaReference(*layer, input, s0s[i]);
+    const auto block = std::dynamic_pointer_cast<GlaBlockImpl>(stack.layer(i));
+    ASSERT_TRUE(block) << "layer " << i << " is not a GlaBlock";
+    EXPECT_EQ(block->residual(), i > 0) << "only the first block widens its input";
+    const LayerResult r =
+        glaReference(*block->attn, testing::rmsNorm(*block->attn_norm, input), s0s[i]);
     want_states.push_back(r.last);
-    input = r.output;
+    input = block->residual() ? input + r.output : r.output;
+    if (block->norm) input = testing::rmsNorm(*block->norm, input);
+    EXPECT_EQ(static_cast<bool>(block->norm), i == LAYERS - 1) << "a final norm on the top block";
   }
   std::vector<testing::Named> outputs{{"features", got.features}}, leaves{{"input", x}};
   for (int64_t i = 0; i < LAYERS; ++i) {

@@ -18,6 +18,7 @@
 #include "models/layers/rg_lru_block.h"
 #include "models/layers/rg_lru_layer.h"
 #include "models/registry.h"
+#include "tests/support/naive_rms_norm.h"
 #include "tests/support/recurrence_check.h"
 
 namespace recurlab::models {
@@ -30,11 +31,6 @@ constexpr int64_t L = 9, B = 3, IN = 4, H = 5, LAYERS = 3, WIDTH = 3;
 struct BlockResult {
   Tensor output, h, conv;  // (L, B, H), (B, H), (B, WIDTH-1, H)
 };
-
-Tensor rmsNorm(const RmsNormImpl& norm, const Tensor& x) {
-  const Tensor mean_square = (x * x).sum(-1, true) / x.size(-1);
-  return x / torch::sqrt(mean_square + 1e-6) * (1 + norm.scale);
-}
 
 Tensor geluTanh(const Tensor& x) {
   return 0.5 * x * (1 + torch::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
@@ -63,7 +59,7 @@ Tensor rgLru(const RgLruLayerImpl& lru, const Tensor& x, Tensor& h) {
 // One block from state (h0, conv0): conv0 holds the WIDTH-1 inputs before the segment.
 BlockResult blockReference(RgLruBlockImpl& block, const Tensor& x, const Tensor& h0,
                            const Tensor& conv0) {
-  const Tensor u = rmsNorm(*block.temporal_pre_norm, x);
+  const Tensor u = testing::rmsNorm(*block.temporal_pre_norm, x);
   const Tensor gate = geluTanh(linear(block.linear_y, u));
   const Tensor v = linear(block.linear_x, u);
   const Tensor w = block.conv_1d->weight, b = block.conv_1d->bias;
@@ -81,7 +77,7 @@ BlockResult blockReference(RgLruBlockImpl& block, const Tensor& x, const Tensor&
   const Tensor z = rgLru(*block.rg_lru, torch::stack(convolved), h);
   Tensor out = linear(block.linear_out, z * gate);
   if (block.options().input_size == block.options().hidden_size) out = out + x;
-  if (block.final_norm) out = rmsNorm(*block.final_norm, out);
+  if (block.final_norm) out = testing::rmsNorm(*block.final_norm, out);
   std::vector<Tensor> last(history.end() - (WIDTH - 1), history.end());
   return {out, h, torch::stack(last, 1)};
 }
