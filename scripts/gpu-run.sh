@@ -404,8 +404,15 @@ if [[ -n $build ]]; then
     fi
     if [[ -z $build_note ]]; then
       if want cuda-tests; then
-        # grep on a here-string: `cmd | grep -q` fails under pipefail when grep exits first.
-        if grep -qw recurlab_cuda_tests <<< "$(cmake --build "$build_dir" --target help 2>/dev/null)"; then
+        # Ninja's `help` lists the top folder's targets only (recurlab_cuda_tests is
+        # kernels/cuda's): its build.ninja names them all. grep on a here-string: `cmd | grep -q`
+        # fails under pipefail when grep exits first.
+        if [[ -f $build_dir/build.ninja ]]; then
+          target_list=$(grep -o '^build [^ :]*:' "$build_dir/build.ninja" | sed 's/^build //; s/:$//')
+        else
+          target_list=$(cmake --build "$build_dir" --target help 2>/dev/null)
+        fi
+        if grep -qw recurlab_cuda_tests <<< "$target_list"; then
           targets+=(recurlab_cuda_tests)
         else
           echo "no target recurlab_cuda_tests: building recurlab_tests for --gtest_filter='*CudaTest.*'"
