@@ -391,11 +391,15 @@ if [[ -n $build ]]; then
       prefix_path=$(IFS=';'; echo "${prefixes[*]}")
       limit=$(($(left) - 60))
       ((limit > 20)) || limit=20
-      echo "+ cmake -S . -B $build_dir ${generator[*]} -DRECURLAB_PCH=ON -DCMAKE_PREFIX_PATH=$prefix_path ${cmake_extra[*]} ${cuda_args[*]}"
+      # The compiler chosen above, named on a new build folder's command line (build.log shows it).
+      compiler_args=()
+      [[ ! -f $build_dir/CMakeCache.txt ]] && compiler_args=(-DCMAKE_CXX_COMPILER="$CXX")
+      echo "+ cmake -S . -B $build_dir ${generator[*]} -DRECURLAB_PCH=ON -DCMAKE_PREFIX_PATH=$prefix_path ${compiler_args[*]} ${cmake_extra[*]} ${cuda_args[*]}"
       # Built from nothing: precompiled LibTorch headers halve each file's compile time.
       bounded "$limit" "$blog" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
         -DRECURLAB_PCH=ON \
-        ${prefix_path:+-DCMAKE_PREFIX_PATH="$prefix_path"} "${cmake_extra[@]}" "${cuda_args[@]}"
+        ${prefix_path:+-DCMAKE_PREFIX_PATH="$prefix_path"} "${compiler_args[@]}" "${cmake_extra[@]}" \
+        "${cuda_args[@]}"
       if [[ $run_status != ok ]]; then
         build_note="configure $run_status"
       elif [[ $device == cuda ]] && ! grep -q '^RECURLAB_CUDA_ENABLED:INTERNAL=ON' "$build_dir/CMakeCache.txt"; then
