@@ -24,6 +24,9 @@
 #                        default's own epochs); the cap is shown in the report
 #   --set TASK:KEY=VAL   one more config override for TASK's runs, e.g. lm:corpus.max_train_symbols=200000
 #                        (repeatable; shown in the report)
+#   --config TASK:FILE   TASK's runs train FILE instead of configs/TASK/quick.json, e.g.
+#                        lm:configs/lm/ptb-char.json with --max-epochs 0 for a full protocol
+#                        (repeatable, one per task; shown in the report)
 #   --threads N          LibTorch threads of every run (default 0: the binaries' default, all cores)
 #   --speed-args "ARGS"  options for recurlab_speed (default none on cuda, --quick on cpu)
 #   --work DIR           run folders and logs (default /tmp/recurlab-gpu-run/<UTC time>; kept)
@@ -47,11 +50,12 @@ out='' deadline='' data=data data_archive='' deps='' build_dir=build-gpu build=1
 stages=cuda-tests,classification,lm,mt,qa,synthetic,speed precisions=fp32,bf16 max_epochs=1
 threads=0 speed_args='' speed_args_given='' work='' resume=''
 sets=()
+declare -A configs=()
 command_line="$0 $(printf '%q ' "$@")"
 while (($#)); do
   case $1 in
     --out|--deadline|--data|--deps|--build-dir|--device|--stages|--precisions|--max-epochs|\
-    --set|--threads|--speed-args|--work|--resume)
+    --set|--config|--threads|--speed-args|--work|--resume)
       (($# >= 2)) || die "$1 needs a value (see --help)" ;;&
     --out) out=$2; shift 2 ;;
     --deadline) deadline=$2; shift 2 ;;
@@ -64,6 +68,9 @@ while (($#)); do
     --precisions) precisions=$2; shift 2 ;;
     --max-epochs) max_epochs=$2; shift 2 ;;
     --set) sets+=("$2"); shift 2 ;;
+    --config)
+      [[ $2 =~ ^(classification|lm|mt|qa|synthetic):(.+)$ ]] || die "--config: TASK:FILE, got '$2'"
+      configs[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --speed-args) speed_args=$2; speed_args_given=1; shift 2 ;;
     --work) work=$2; shift 2 ;;
@@ -89,6 +96,13 @@ for p in "${precs[@]}"; do
 done
 for s in "${sets[@]}"; do
   [[ $s =~ ^(classification|lm|mt|qa|synthetic):[^=]+=.+$ ]] || die "--set: TASK:KEY=VALUE, got '$s'"
+done
+for task in "${!configs[@]}"; do
+  # Relative to where the command runs, else to the source tree.
+  file=${configs[$task]}
+  [[ -f $file ]] || file=$root/$file
+  [[ -f $file ]] || die "--config $task:${configs[$task]}: no such file"
+  configs[$task]=$(realpath "$file")
 done
 [[ -z $resume || -d $resume ]] || die "--resume $resume: no such folder"
 [[ -z $speed_args_given && $device == cpu ]] && speed_args=--quick
@@ -519,8 +533,10 @@ for item in "${plan[@]}"; do
       ;;
     *)
       run_dir=$work/runs/$name
-      cmd=("$build_dir/recurlab_$stage" --config "$root/configs/$stage/quick.json"
+      config=${configs[$stage]:-$root/configs/$stage/quick.json}
+      cmd=("$build_dir/recurlab_$stage" --config "$config"
            --device "$device" --precision "$prec" --data-dir "$data" --out "$run_dir")
+      [[ -n ${configs[$stage]:-} ]] && caps+=("config ${config#"$root"/}")
       ((threads > 0)) && cmd+=(--threads "$threads")
       if ((max_epochs > 0)); then
         cmd+=(--set "train.max_epochs=$max_epochs")
