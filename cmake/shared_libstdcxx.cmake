@@ -6,7 +6,7 @@
 # on an H200 node every task died with SIGSEGV after its first unit, and the sentencepiece module
 # in its static constructors under dlopen(RTLD_DEEPBIND).
 #
-# It links a small probe as an executable and as a module, with CMAKE_CXX_COMPILER and
+# It links a small probe (cmake/shared_libstdcxx_probe.cpp) as an executable and as a module, with CMAKE_CXX_COMPILER and
 # CMAKE_CXX_FLAGS plus CMAKE_EXE_LINKER_FLAGS or CMAKE_MODULE_LINKER_FLAGS, and requires that
 # each one binds its C++ runtime calls to libstdc++.so: its version needs (readelf -V) name that
 # file. A NEEDED entry alone would not do: with --no-as-needed it is written even when every
@@ -14,11 +14,7 @@
 function(recurlab_require_shared_libstdcxx)
   set(dir "${CMAKE_BINARY_DIR}/CMakeFiles/shared-libstdcxx-probe")
   file(MAKE_DIRECTORY "${dir}")
-  # A stream and a string: code that only the C++ runtime holds.
-  file(WRITE "${dir}/probe.cpp"
-    "#include <sstream>\n"
-    "int probe() { std::ostringstream s; s << 42; return static_cast<int>(s.str().size()); }\n"
-    "int main() { return probe() == 2 ? 0 : 1; }\n")
+  set(probe "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/shared_libstdcxx_probe.cpp")
   set(readelf "${CMAKE_READELF}")
   if(NOT readelf)
     find_program(RECURLAB_READELF readelf)
@@ -39,11 +35,11 @@ function(recurlab_require_shared_libstdcxx)
     endif()
     separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${link_flags}")
     execute_process(
-      COMMAND "${CMAKE_CXX_COMPILER}" ${kind_args} ${flags} "${dir}/probe.cpp" -o "${out}"
+      COMMAND "${CMAKE_CXX_COMPILER}" ${kind_args} ${flags} "${probe}" -o "${out}"
       RESULT_VARIABLE failed OUTPUT_VARIABLE output ERROR_VARIABLE output)
     if(failed)
       message(FATAL_ERROR "${CMAKE_CXX_COMPILER} could not link a probe ${kind} "
-        "(${dir}/probe.cpp):\n${output}")
+        "(${probe}):\n${output}")
     endif()
     execute_process(COMMAND "${readelf}" -V "${out}"
       RESULT_VARIABLE failed OUTPUT_VARIABLE versions ERROR_VARIABLE versions)

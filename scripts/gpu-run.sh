@@ -397,17 +397,19 @@ if [[ -n $build ]]; then
       meta cxx "$SHARED_RUNTIME_CXX_NOTE"
     fi
     if [[ -z $build_note ]]; then
-      generator=()
-      command -v ninja > /dev/null && [[ ! -f $build_dir/CMakeCache.txt ]] && generator=(-G Ninja)
+      # A new build folder gets Ninja and the compiler chosen above on its cmake line (build.log
+      # shows it); an existing one keeps what it was configured with.
+      generator=() compiler_args=()
+      if [[ ! -f $build_dir/CMakeCache.txt ]]; then
+        command -v ninja > /dev/null && generator=(-G Ninja)
+        compiler_args=(-DCMAKE_CXX_COMPILER="$CXX")
+      fi
       prefixes=()
       [[ -n $torch_root ]] && prefixes+=("$torch_root")
       prefixes+=("${cmake_prefixes[@]}")
       prefix_path=$(IFS=';'; echo "${prefixes[*]}")
       limit=$(($(left) - 60))
       ((limit > 20)) || limit=20
-      # The compiler chosen above, named on a new build folder's command line (build.log shows it).
-      compiler_args=()
-      [[ ! -f $build_dir/CMakeCache.txt ]] && compiler_args=(-DCMAKE_CXX_COMPILER="$CXX")
       echo "+ cmake -S . -B $build_dir ${generator[*]} -DRECURLAB_PCH=ON -DCMAKE_PREFIX_PATH=$prefix_path ${compiler_args[*]} ${cmake_extra[*]} ${cuda_args[*]}"
       # Built from nothing: precompiled LibTorch headers halve each file's compile time.
       bounded "$limit" "$blog" cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \

@@ -4,19 +4,18 @@
 # -static-libstdc++; built with it, recurlab carries a second C++ runtime and dies with SIGSEGV
 # (CMake refuses such a compiler: cmake/shared_libstdcxx.cmake).
 
-# cxx_links_shared_libstdcxx CXX: status 0 when CXX links a small C++ program whose C++ runtime
-# calls bind to libstdc++.so (its version needs, readelf -V, name that file); 1 when they do
-# not (a static copy); 2 when
-# CXX (or readelf) is missing or cannot link it.
+# The probe program CMake's check links too.
+SHARED_RUNTIME_CXX_PROBE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../cmake" && pwd)/shared_libstdcxx_probe.cpp
+
+# cxx_links_shared_libstdcxx CXX: status 0 when CXX links the probe so that its C++ runtime calls
+# bind to libstdc++.so (its version needs, readelf -V, name that file); 1 when they do not (a
+# static copy); 2 when CXX (or readelf) is missing or cannot link it.
 cxx_links_shared_libstdcxx() {
   local cxx=$1 dir status=2
   command -v "$cxx" > /dev/null 2>&1 || return 2
   command -v readelf > /dev/null 2>&1 || return 2
   dir=$(mktemp -d)
-  printf '%s\n' '#include <sstream>' \
-    'int main() { std::ostringstream s; s << 42; return s.str().size() == 2 ? 0 : 1; }' \
-    > "$dir/probe.cpp"
-  if "$cxx" "$dir/probe.cpp" -o "$dir/probe" > /dev/null 2>&1; then
+  if "$cxx" "$SHARED_RUNTIME_CXX_PROBE" -o "$dir/probe" > /dev/null 2>&1; then
     status=1
     grep -q 'File: libstdc++\.so' <<< "$(readelf -V "$dir/probe" 2> /dev/null)" && status=0
   fi

@@ -38,6 +38,16 @@ void addIdentityOutput(ReferenceLayout& layout, const std::string& p, const torc
       {p + "to_out.bias", torch::zeros({d}, o), "zero (" + why + ")"});
 }
 
+// A tensor of the reference's MLP half, which recurlab's blocks lack: a constant (zero weights,
+// unit gains) under which that half adds nothing and the residual passes the block's sum on.
+void addAbsentMlpTensor(ReferenceLayout& layout, const std::string& name, torch::Tensor value,
+                        const std::string& block) {
+  const std::string what = value.eq(0).all().item<bool>() ? "zero" : "one";
+  layout.tensors.push_back({name, std::move(value),
+                            what + " (the MLP half of " + block + ", which recurlab's lacks, "
+                                   "adds nothing)"});
+}
+
 // Options of a minGRU/minLSTM layer that the reference module cannot take, checked.
 template <typename Options>
 void requireMinRnnFits(const std::string& encoder, const char* module, int64_t i,
@@ -176,15 +186,13 @@ ReferenceLayout glaLayout(const torch::nn::Module& encoder) {
     const int64_t width = o.hidden_size;
     const int64_t mlp = 256 * ((width * 4 * 2 / 3 + 255) / 256);
     const auto opts = block.attn->weight_q.options();
-    const std::string why = "the MLP half of the GLA block, which recurlab's lacks, adds nothing";
-    layout.tensors.push_back(
-        {p + "mlp_norm.weight", torch::ones({width}, opts), "one (" + why + ")"});
-    layout.tensors.push_back(
-        {p + "mlp.gate_proj.weight", torch::zeros({mlp, width}, opts), "zero (" + why + ")"});
-    layout.tensors.push_back(
-        {p + "mlp.up_proj.weight", torch::zeros({mlp, width}, opts), "zero (" + why + ")"});
-    layout.tensors.push_back(
-        {p + "mlp.down_proj.weight", torch::zeros({width, mlp}, opts), "zero (" + why + ")"});
+    const auto mlpTensor = [&](const std::string& name, torch::Tensor value) {
+      addAbsentMlpTensor(layout, p + name, std::move(value), "the GLA block");
+    };
+    mlpTensor("mlp_norm.weight", torch::ones({width}, opts));
+    mlpTensor("mlp.gate_proj.weight", torch::zeros({mlp, width}, opts));
+    mlpTensor("mlp.up_proj.weight", torch::zeros({mlp, width}, opts));
+    mlpTensor("mlp.down_proj.weight", torch::zeros({width, mlp}, opts));
   }
   layout.tensors.push_back({"norm.weight", {{"layers." + std::to_string(last) + ".norm.weight"}}});
   return layout;
@@ -230,10 +238,8 @@ ReferenceLayout griffinLayout(const torch::nn::Module& encoder) {
     layout.tensors.push_back({t + "rg_lru.a_gate.b", {{b, 0, 2}}, Transform::kLeadingUnitDim});
     const int64_t d = o.hidden_size, e = 3 * d;
     const auto opts = block.linear_x->weight.options();
-    const std::string why = "the MLP half of Griffin's block, which recurlab's lacks, adds nothing";
     const auto zeros = [&](const std::string& name, std::vector<int64_t> shape) {
-      layout.tensors.push_back({p + name, torch::zeros(shape, opts),
-                                "zero (" + why + ")"});
+      addAbsentMlpTensor(layout, p + name, torch::zeros(shape, opts), "Griffin's block");
     };
     zeros("channel_pre_norm.scale", {d});
     zeros("mlp_block.ffw_up.w", {2, d, e});

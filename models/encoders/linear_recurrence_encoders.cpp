@@ -38,6 +38,17 @@ std::shared_ptr<SequenceEncoder> stackOf(int64_t input_size, const RecurrentStac
       });
 }
 
+// A stack of residual blocks whose top block alone ends in the final norm: block(in, top)
+// builds one from its input width.
+template <typename MakeBlock>
+std::shared_ptr<SequenceEncoder> blockStackOf(int64_t input_size, const RecurrentStackOptions& s,
+                                              MakeBlock block) {
+  return std::make_shared<RecurrentStackEncoder>(
+      input_size, s, [=](int64_t layer, int64_t in) -> std::shared_ptr<StackableLayer> {
+        return block(in, layer == s.num_layers - 1);
+      });
+}
+
 // minGRU and minLSTM: the same keys, the same options.
 constexpr const char* kMinRnnKeys =
     "keys: layers, hidden, bidirectional, log_space (the appendix's positive log-space form), "
@@ -94,13 +105,12 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.decay_scale = j.getDouble("decay_scale", 8.0, 0.01, 1000.0);
         o.conv_width = j.getInt("conv_width", 4, 1, 64);
         j.finish();
-        return std::make_shared<RecurrentStackEncoder>(
-            input_size, s, [=](int64_t layer, int64_t in) -> std::shared_ptr<StackableLayer> {
-              RgLruBlockOptions block = o;
-              block.input_size = in;
-              block.output_norm = layer == s.num_layers - 1;
-              return std::make_shared<RgLruBlockImpl>(block);
-            });
+        return blockStackOf(input_size, s, [o](int64_t in, bool top) {
+          RgLruBlockOptions block = o;
+          block.input_size = in;
+          block.output_norm = top;
+          return std::make_shared<RgLruBlockImpl>(block);
+        });
       });
   add("hgrn",
       "HGRN stack (Qin et al. 2023), forget gates with learned lower bounds rising with depth, "
@@ -139,12 +149,11 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.gate_normalizer = j.getDouble("gate_normalizer", 16.0, 1e-3, 1e6);
         o.chunk_length = j.getInt("chunk", kernels::kGlaDefaultChunkLength, 0, 1 << 20);
         j.finish();
-        return std::make_shared<RecurrentStackEncoder>(
-            input_size, s, [=](int64_t layer, int64_t in) -> std::shared_ptr<StackableLayer> {
-              GlaBlockOptions block{o, layer == s.num_layers - 1};
-              block.attention.input_size = in;
-              return std::make_shared<GlaBlockImpl>(block);
-            });
+        return blockStackOf(input_size, s, [o](int64_t in, bool top) {
+          GlaBlockOptions block{o, top};
+          block.attention.input_size = in;
+          return std::make_shared<GlaBlockImpl>(block);
+        });
       });
 }
 
