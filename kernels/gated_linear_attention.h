@@ -18,7 +18,7 @@
 //       S_C = Diag(e^{G_C}) S_0 + (K ⊙ e^{G_C - G})^T V,
 //     the second term of o as matrix products inside the chunk and the carry S_0 -> S_C as a
 //     recurrence over the chunks. The intra-chunk scores use the paper's secondary chunking
-//     (§4.3): sub-chunks of c = min(C, 16) steps; a query sub-chunk's scores against the keys of
+//     (§4.3): sub-chunks of c = min(C, 8) steps; a query sub-chunk's scores against the keys of
 //     earlier sub-chunks are one matrix product of (q ⊙ e^{G - G_r}) and (k ⊙ e^{G_r - G}), G_r
 //     the cumulative gate where the query sub-chunk starts, so that every exponent is <= 0 (no
 //     overflow however small the gates); a sub-chunk's scores against its own keys are summed
@@ -45,10 +45,14 @@ namespace recurlab::kernels {
 
 // chunk_length: step by step, or chunks of n > 0 steps (n >= L: the whole sequence as one chunk,
 // the parallel form of §4.1).
+// Shorter than the paper's 64 and 16, for the CPU: the scores within a sub-chunk are elementwise
+// over (c, c, d_k) and each key is repeated once per later sub-chunk, both growing with the
+// lengths, while the carry loop over more chunks costs little (docs/gated-linear-attention.md
+// has the timings). Not timed on a GPU.
 constexpr int64_t kGlaStepByStep = 0;
-constexpr int64_t kGlaDefaultChunkLength = 64;
+constexpr int64_t kGlaDefaultChunkLength = 16;
 // The secondary chunks' length (at most; the whole chunk when shorter).
-constexpr int64_t kGlaSubChunkLength = 16;
+constexpr int64_t kGlaSubChunkLength = 8;
 
 struct GatedLinearAttentionOptions {
   int64_t chunk_length = kGlaDefaultChunkLength;

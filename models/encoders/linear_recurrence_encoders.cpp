@@ -136,7 +136,7 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       "final RMSNorm; keys: layers, hidden, heads "
       "(default 4), expand_k (key width / hidden, 0.5), expand_v (value width / hidden, 1), "
       "gate_rank (the gate's low rank, 16), gate_normalizer (tau in alpha = sigmoid^(1/tau), 16), "
-      "chunk (steps per chunk, 64; 0: step by step), dropout, rnn_dropout",
+      "chunk (steps per chunk, 16; 0: step by step), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'gla'");
         const RecurrentStackOptions s = stackOptions(j);
