@@ -19,6 +19,7 @@ using experiments::Hdf5RunLog;
 struct Unit {
   std::string group, task, kind, model, encoder, status;
   int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
+  int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
   double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;
   std::vector<double> sequence_acc;  // per test sequence, at the best epoch
 };
@@ -58,6 +59,13 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Unit>& un
   u.seed_index = log.intAttribute(g, "seed_index");
   u.state_size = log.intAttribute(g, "state_size");
   u.test_length = log.intAttribute(g, "test_length");
+  u.train_length = log.intAttribute(g, "train_length");
+  // Logs written before lengths could vary have every sequence at the length.
+  const auto minimum = [&](const char* name, int64_t length) {
+    return log.attribute(g, name) ? log.intAttribute(g, name) : length;
+  };
+  u.train_min_length = minimum("train_min_length", u.train_length);
+  u.test_min_length = minimum("test_min_length", u.test_length);
   u.lr = log.doubleAttribute(g, "lr");
   u.status = log.attribute(g, "status") ? log.stringAttribute(g, "status") : "running";
   if (u.status != "running") {
@@ -124,6 +132,25 @@ std::vector<Cell> bestRateCells(const std::vector<Unit>& units) {
 }
 
 std::string percent(double x) { return formatFixed(100 * x, 1); }
+
+std::string lengths(int64_t min, int64_t max) {
+  return min == max ? std::to_string(max) : std::to_string(min) + "–" + std::to_string(max);
+}
+
+// Each task's kind and lengths, as its first unit logged them.
+void writeTaskTable(const std::vector<Unit>& units, Report& report) {
+  auto table = ReportTable::withHeaders({"task", "kind", "train lengths", "test lengths"});
+  std::set<std::string> seen;
+  for (const auto& u : units)
+    if (seen.insert(u.task).second)
+      table.addRow({u.task, u.kind, lengths(u.train_min_length, u.train_length),
+                    lengths(u.test_min_length, u.test_length)});
+  report.paragraph(
+      "The tasks: dev sequences have the train lengths; where a range is given, each sequence's "
+      "length is drawn uniformly from it (arithmetic: its odd lengths), and accuracy averages "
+      "over the lengths drawn.");
+  report.table(table, "synthetic_tasks", "Synthetic tasks and their sequence lengths");
+}
 
 void writeAccuracyTable(const std::vector<Cell>& cells, Report& report) {
   auto table = ReportTable::withHeaders({"task", "model", "width", "state size", "best lr",
@@ -236,6 +263,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
     report.paragraph("No unit has finished yet.");
     return;
   }
+  writeTaskTable(units, report);
   writeAccuracyTable(cells, report);
   writeWallClockNote(report);
   writeFigures(cells, report);

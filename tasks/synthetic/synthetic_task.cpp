@@ -75,6 +75,8 @@ void SyntheticTask::describeUnit(const SyntheticUnitPlace& u, const nlohmann::js
   log.setAttribute(g, "seed_index", u.seed_index);
   log.setAttribute(g, "train_length", spec.train_length);
   log.setAttribute(g, "test_length", spec.test_length);
+  log.setAttribute(g, "train_min_length", spec.train_min_length);
+  log.setAttribute(g, "test_min_length", spec.test_min_length);
   log.setAttribute(g, "parameters", parameters);
   // The Transformer's state (its keys and values) grows with the length: at both lengths.
   for (const auto& [name, length] : {std::pair<const char*, int64_t>{"state_size", spec.test_length},

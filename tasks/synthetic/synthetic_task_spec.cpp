@@ -19,13 +19,34 @@ bool usesVocabulary(const std::string& kind) {
 
 bool usesCount(const std::string& kind) { return kind == "mqar" || kind == "selective_copy"; }
 
-// One sample now, so that a bad combination (too many pairs for the length, an even
-// expression length) fails when the config is read, naming the task.
+// The lengths a split draws from: [min, max], only the odd ones for arithmetic expressions.
+struct LengthRange {
+  int64_t min, max;
+  bool odd_only;
+  int64_t draw(std::mt19937_64& rng) const {
+    if (min == max) return max;  // no draw: fixed-length data stay as they were
+    if (!odd_only) return uniformInt(rng, min, max);
+    const int64_t first = min | 1;
+    return first + 2 * uniformInt(rng, 0, (max - first) / 2);
+  }
+};
+
+LengthRange rangeOf(const SyntheticTaskSpec& spec, bool test) {
+  return {test ? spec.test_min_length : spec.train_min_length,
+          test ? spec.test_length : spec.train_length, spec.kind == "arithmetic"};
+}
+
+// Samples at both ends of each range now, so that a bad combination (too many pairs for the
+// shortest length, an even expression length) fails when the config is read, naming the task.
 void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
   std::mt19937_64 rng(1);
   try {
-    spec.sample(rng, false);
-    spec.sample(rng, true);
+    for (const bool test : {false, true}) {
+      const LengthRange r = rangeOf(spec, test);
+      const int64_t count = test ? spec.test_count : spec.train_count;
+      spec.sampleOfLength(rng, r.max, count);
+      if (r.min < r.max) spec.sampleOfLength(rng, r.odd_only ? r.min | 1 : r.min, count);
+    }
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ": " + e.what());
   }
@@ -33,16 +54,25 @@ void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
 
 SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, bool test) {
   std::mt19937_64 rng(seed);
-  std::vector<int64_t> tokens, targets;
-  int64_t length = 0;
+  std::vector<SyntheticSequence> sequences;
+  sequences.reserve(static_cast<size_t>(examples));
+  size_t width = 0;
   for (int64_t i = 0; i < examples; ++i) {
-    const auto s = spec.sample(rng, test);
-    length = static_cast<int64_t>(s.tokens.size());
+    sequences.push_back(spec.sample(rng, test));
+    width = std::max(width, sequences.back().tokens.size());
+  }
+  std::vector<int64_t> tokens, targets;
+  tokens.reserve(width * sequences.size());
+  targets.reserve(width * sequences.size());
+  for (const auto& s : sequences) {
+    const size_t pad = width - s.tokens.size();
     tokens.insert(tokens.end(), s.tokens.begin(), s.tokens.end());
+    tokens.insert(tokens.end(), pad, spec.padToken());
     targets.insert(targets.end(), s.targets.begin(), s.targets.end());
+    targets.insert(targets.end(), pad, kNoTarget);
   }
   auto tensor = [&](std::vector<int64_t>& v) {
-    return torch::tensor(v, torch::kInt64).view({examples, length});
+    return torch::tensor(v, torch::kInt64).view({examples, static_cast<int64_t>(width)});
   };
   return {tensor(tokens), tensor(targets)};
 }
@@ -64,6 +94,8 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
     s.vocabulary = j.getInt("vocabulary", s.kind == "mqar" ? 8192 : 16, 3, 1 << 20);
   s.train_length = j.getInt("train_length", 64, 1, 1 << 20);
   s.test_length = j.getInt("test_length", s.train_length, 1, 1 << 20);
+  s.train_min_length = j.getInt("train_min_length", s.train_length, 1, s.train_length);
+  s.test_min_length = j.getInt("test_min_length", s.test_length, 1, s.test_length);
   if (usesCount(s.kind)) {
     s.train_count = j.getInt("train_count", s.kind == "mqar" ? 4 : 8, 1, 1 << 20);
     s.test_count = j.getInt("test_count", s.train_count, 1, 1 << 20);
@@ -78,7 +110,13 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
   return s;
 }
 
-int64_t SyntheticTaskSpec::inputVocabulary() const {
+bool SyntheticTaskSpec::lengthsVary() const {
+  return train_min_length < train_length || test_min_length < test_length;
+}
+
+int64_t SyntheticTaskSpec::inputVocabulary() const { return padToken() + (lengthsVary() ? 1 : 0); }
+
+int64_t SyntheticTaskSpec::padToken() const {
   if (usesVocabulary(kind)) return vocabulary;
   if (kind == "parity") return 3;
   if (kind == "cycle") return 4;
@@ -94,8 +132,12 @@ int64_t SyntheticTaskSpec::outputClasses() const {
 }
 
 SyntheticSequence SyntheticTaskSpec::sample(std::mt19937_64& rng, bool test) const {
-  const int64_t length = test ? test_length : train_length;
-  const int64_t count = test ? test_count : train_count;
+  const int64_t length = rangeOf(*this, test).draw(rng);
+  return sampleOfLength(rng, length, test ? test_count : train_count);
+}
+
+SyntheticSequence SyntheticTaskSpec::sampleOfLength(std::mt19937_64& rng, int64_t length,
+                                                    int64_t count) const {
   if (kind == "mqar") return sampleMqar(rng, vocabulary, length, count, power);
   if (kind == "selective_copy") return sampleSelectiveCopy(rng, vocabulary, length, count);
   if (kind == "induction") return sampleInduction(rng, vocabulary, length);

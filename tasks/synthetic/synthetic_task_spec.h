@@ -23,6 +23,13 @@ struct SyntheticTaskSpec {
   int64_t vocabulary = 0;    // mqar, selective_copy, induction
   int64_t train_length = 0;  // the task's length (see each kind's sampler)
   int64_t test_length = 0;
+  // Each sequence's length is drawn uniformly from [min, length] (arithmetic: its odd values),
+  // as Deletang et al. 2023 train on lengths 1 to 40 and test on 41 to 500; equal to the length
+  // (the default), every sequence has that length and no draw is made. Shorter sequences are
+  // padded after their end with padToken(), asked nothing there, so a causal mixer reads each
+  // as if alone. Dev sequences share the train range.
+  int64_t train_min_length = 0;
+  int64_t test_min_length = 0;
   int64_t train_count = 0;   // mqar: key-value pairs; selective_copy: tokens to copy
   int64_t test_count = 0;
   double power = 0.01;       // mqar: the query slots' power law
@@ -32,15 +39,20 @@ struct SyntheticTaskSpec {
   // Reads one entry of "tasks"; errors name `where`.<key>.
   static SyntheticTaskSpec fromJson(const std::string& name, const nlohmann::json& json,
                                     const std::string& where);
-  int64_t inputVocabulary() const;  // embedding rows
+  int64_t inputVocabulary() const;  // embedding rows (the pad token's too, when lengths vary)
   int64_t outputClasses() const;    // the head's outputs (targets are < this)
-  // One sequence at the train (false) or test (true) length.
+  bool lengthsVary() const;
+  int64_t padToken() const;         // after the task's own tokens; used only when lengths vary
+  // One sequence of the train (false) or test (true) split, its length drawn from the range.
   SyntheticSequence sample(std::mt19937_64& rng, bool test) const;
+  // One sequence of exactly this length (and count, for mqar and selective_copy).
+  SyntheticSequence sampleOfLength(std::mt19937_64& rng, int64_t length, int64_t count) const;
 };
 
 std::vector<std::string> syntheticTaskKinds();
 
-// Sequences of one length stacked: tokens and targets (N, L) int64.
+// Sequences stacked: tokens and targets (N, L) int64, L the longest sequence's length (shorter
+// ones padded, see SyntheticTaskSpec::train_min_length).
 struct SyntheticSplit {
   torch::Tensor tokens, targets;
   int64_t size() const { return tokens.size(0); }

@@ -1,0 +1,127 @@
+// A task's lengths: fixed (no draw, the data as they always were) or drawn per sequence from a
+// range (Deletang et al.'s training lengths 1 to 40), shorter sequences padded after their end
+// and asked nothing there, so that a causal mixer reads a padded sequence as if alone.
+#include "tasks/synthetic/synthetic_task_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "experiments/search/seed_sequence.h"
+#include "models/registry.h"
+#include "tasks/synthetic/state_tracking_tasks.h"
+#include "tasks/synthetic/token_mixer_model.h"
+#include "tests/support/error_message.h"
+
+namespace recurlab::experiments {
+namespace {
+
+SyntheticTaskSpec specOf(nlohmann::json json) {
+  json["train_examples"] = json.value("train_examples", 200);
+  json["dev_examples"] = 4;
+  json["test_examples"] = 4;
+  return SyntheticTaskSpec::fromJson("t", json, "tasks.t");
+}
+
+// The real length of a row: up to its last non-pad token.
+int64_t realLength(const torch::Tensor& row, int64_t pad) {
+  int64_t n = row.size(0);
+  while (n > 0 && row[n - 1].item<int64_t>() == pad) --n;
+  return n;
+}
+
+TEST(SyntheticTaskSpec, FixedLengthsDrawNoLengthAndPadNothing) {
+  const auto spec = specOf({{"kind", "parity"}, {"train_length", 7}});
+  EXPECT_FALSE(spec.lengthsVary());
+  EXPECT_EQ(spec.inputVocabulary(), 3);  // 0, 1 and the query token: no pad token
+  const auto data = makeSyntheticData(spec, 5);
+  ASSERT_EQ(data.train.length(), 8);
+  // The first training sequence is the sampler's first, from the split's own seed.
+  std::mt19937_64 rng(deriveSeed(5, "train"));
+  const auto first = sampleParity(rng, 7);
+  EXPECT_EQ(data.train.tokens[0].equal(torch::tensor(first.tokens, torch::kInt64)), true);
+  EXPECT_EQ(data.train.targets[0].equal(torch::tensor(first.targets, torch::kInt64)), true);
+}
+
+TEST(SyntheticTaskSpec, DrawnLengthsCoverTheRangeAndArePaddedAfterTheQuery) {
+  const auto spec = specOf({{"kind", "parity"}, {"train_min_length", 1}, {"train_length", 6},
+                            {"test_min_length", 7}, {"test_length", 9}});
+  ASSERT_TRUE(spec.lengthsVary());
+  EXPECT_EQ(spec.padToken(), 3);
+  EXPECT_EQ(spec.inputVocabulary(), 4);
+  const auto data = makeSyntheticData(spec, 3);
+  EXPECT_EQ(data.train.length(), 7);  // 6 bits and the query
+  EXPECT_EQ(data.test.length(), 10);
+  std::set<int64_t> seen;
+  for (int64_t i = 0; i < data.train.size(); ++i) {
+    const auto tokens = data.train.tokens[i], targets = data.train.targets[i];
+    const int64_t n = realLength(tokens, spec.padToken());
+    seen.insert(n - 1);
+    ASSERT_GE(n, 2);
+    ASSERT_EQ(tokens[n - 1].item<int64_t>(), 2) << "row " << i << ": the query ends the sequence";
+    std::vector<int64_t> bits(tokens.data_ptr<int64_t>(), tokens.data_ptr<int64_t>() + n - 1);
+    EXPECT_EQ(targets[n - 1].item<int64_t>(), parityLabel(bits)) << "row " << i;
+    for (int64_t t = 0; t < tokens.size(0); ++t) {
+      if (t == n - 1) continue;
+      EXPECT_EQ(targets[t].item<int64_t>(), kNoTarget) << "row " << i << " t " << t;
+    }
+  }
+  EXPECT_EQ(seen, (std::set<int64_t>{1, 2, 3, 4, 5, 6}));
+  for (int64_t i = 0; i < data.test.size(); ++i) {
+    const int64_t bits = realLength(data.test.tokens[i], spec.padToken()) - 1;
+    EXPECT_TRUE(bits >= 7 && bits <= 9) << "test row " << i << " has " << bits << " bits";
+  }
+}
+
+TEST(SyntheticTaskSpec, ArithmeticDrawsOnlyOddLengths) {
+  const auto spec = specOf({{"kind", "arithmetic"}, {"train_min_length", 2}, {"train_length", 9}});
+  const auto data = makeSyntheticData(spec, 4);
+  std::set<int64_t> seen;
+  for (int64_t i = 0; i < data.train.size(); ++i)
+    seen.insert(realLength(data.train.tokens[i], spec.padToken()) - 1);  // without '='
+  EXPECT_EQ(seen, (std::set<int64_t>{3, 5, 7, 9}));
+}
+
+TEST(SyntheticTaskSpec, ABadRangeIsRefusedNamingTheKey) {
+  using recurlab::testing::errorMessageOf;
+  const auto refused = [](nlohmann::json json) {
+    return errorMessageOf([&] { specOf(std::move(json)); });
+  };
+  EXPECT_NE(refused({{"kind", "parity"}, {"train_length", 6}, {"train_min_length", 7}})
+                .find("tasks.t: key 'train_min_length' = 7 is invalid; expected an integer in [1, 6]"),
+            std::string::npos);
+  EXPECT_NE(refused({{"kind", "cycle"}, {"train_length", 6}, {"test_min_length", 0}})
+                .find("tasks.t: key 'test_min_length' = 0 is invalid"),
+            std::string::npos);
+  // MQAR's shortest sequence must still hold its pairs: checked at both ends of the range.
+  const auto mqar = refused({{"kind", "mqar"}, {"vocabulary", 64}, {"train_length", 32},
+                             {"train_count", 4}, {"train_min_length", 6}});
+  EXPECT_NE(mqar.find("tasks.t"), std::string::npos) << mqar;
+}
+
+// What padding is for: a causal mixer's answer for a padded sequence is its answer for the
+// sequence alone.
+TEST(SyntheticTaskSpec, ACausalMixerReadsAPaddedSequenceAsIfAlone) {
+  const auto spec = specOf({{"kind", "cycle"}, {"train_min_length", 1}, {"train_length", 12},
+                            {"train_examples", 16}});
+  const auto data = makeSyntheticData(spec, 9);
+  torch::manual_seed(1);
+  TokenMixerModel model(spec.inputVocabulary(), 8, spec.outputClasses(),
+                        models::makeEncoder("lstm", nlohmann::json::object(), 8));
+  model->eval();
+  torch::NoGradGuard no_grad;
+  const auto all = model->forward(data.train.tokens);  // (B, L, classes)
+  int64_t padded_rows = 0;
+  for (int64_t i = 0; i < data.train.size(); ++i) {
+    const int64_t n = realLength(data.train.tokens[i], spec.padToken());
+    padded_rows += n < data.train.length();
+    const auto alone = model->forward(data.train.tokens[i].slice(0, 0, n).unsqueeze(0));
+    EXPECT_TRUE(torch::allclose(all[i].slice(0, 0, n), alone[0], 1e-6, 1e-6)) << "row " << i;
+  }
+  EXPECT_GT(padded_rows, 0);
+}
+
+}  // namespace
+}  // namespace recurlab::experiments
