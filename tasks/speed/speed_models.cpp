@@ -177,6 +177,8 @@ std::vector<SpeedModelSpec> defaultSpeedModels() {
       {"RG-LRU", "rg_lru", R"({"layers": 1})"},
       {"HGRN", "hgrn", R"({"layers": 1})"},
       {"GLA", "gla", R"({"layers": 1})"},
+      // The paper's chunk length, sized for GPU tensor cores, beside the CPU default of 16.
+      {"GLA chunks of 64", "gla", R"({"layers": 1, "chunk": 64})"},
   };
 }
 
