@@ -12,7 +12,7 @@
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
 #    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
 #    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes,
-#    one process, leaving the other core to an LM run)
+#    2 jobs: its 544 units are about 15 core-hours, the longest of these runs)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -46,7 +46,7 @@ done
 
 for run in "${runs[@]}"; do
   default_jobs=2
-  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; synthetic) default_jobs=1 ;; esac
+  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
