@@ -22,6 +22,7 @@ struct Unit {
   int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
   double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;
   std::vector<double> sequence_acc;  // per test sequence, at the best epoch
+  std::vector<double> sequence_length;  // per test sequence (absent from older logs)
 };
 
 // One (task, model, width) at its best learning rate.
@@ -30,6 +31,7 @@ struct Cell {
   int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
   double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
   std::vector<double> sequence_acc;  // the seeds' test sequences, in seed order
+  std::vector<double> sequence_length;  // their lengths, when every seed logged them
 };
 
 double mean(const std::vector<double>& xs) {
@@ -74,6 +76,8 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Unit>& un
     u.test_exact = log.doubleAttribute(g, "test_exact");
     u.seconds = log.doubleAttribute(g, "unit_seconds");
     if (log.exists(g + "/test_sequence_acc")) u.sequence_acc = log.readArray(g + "/test_sequence_acc");
+    if (log.exists(g + "/test_sequence_length"))
+      u.sequence_length = log.readArray(g + "/test_sequence_length");
   }
   units.push_back(std::move(u));
 }
@@ -112,10 +116,15 @@ Cell bestRateCell(const std::vector<const Unit*>& units) {
   c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
   c.seeds = static_cast<int64_t>(chosen.size());
   std::vector<double> tests, exacts, seconds;
+  bool lengths = true;
   for (const auto* u : chosen) {
     tests.push_back(u->test), exacts.push_back(u->test_exact);
     c.sequence_acc.insert(c.sequence_acc.end(), u->sequence_acc.begin(), u->sequence_acc.end());
+    c.sequence_length.insert(c.sequence_length.end(), u->sequence_length.begin(),
+                             u->sequence_length.end());
+    lengths = lengths && u->sequence_length.size() == u->sequence_acc.size();
   }
+  if (!lengths) c.sequence_length.clear();
   for (const auto* u : units) seconds.push_back(u->seconds);
   c.dev = best_dev, c.test = mean(tests), c.test_std = standardDeviation(tests);
   c.exact = mean(exacts), c.seconds = mean(seconds);
@@ -204,6 +213,59 @@ Figure accuracyFigure(const std::vector<Cell>& cells, bool by_state) {
   return figure;
 }
 
+// Where a task's test lengths vary: test accuracy against the length (Deletang et al. 2023 plot
+// it per length), a line per model at the task's largest width, the lengths pooled into at most
+// kLengthBins bins of equal width so that each point averages several sequences.
+constexpr int kLengthBins = 12;
+
+LineSeries accuracyByLength(const Cell& c, double low, double high) {
+  const double bin = std::max(1.0, std::ceil((high - low + 1) / kLengthBins));
+  std::map<int64_t, std::pair<double, double>> sums;  // bin -> (accuracy sum, count)
+  for (size_t i = 0; i < c.sequence_acc.size(); ++i) {
+    auto& s = sums[static_cast<int64_t>((c.sequence_length[i] - low) / bin)];
+    s.first += c.sequence_acc[i], s.second += 1;
+  }
+  LineSeries line;
+  line.title = c.model;
+  for (const auto& [b, s] : sums) {
+    line.x.push_back(low + b * bin + (bin - 1) / 2);  // the bin's middle length
+    line.y.push_back(100 * s.first / s.second);
+  }
+  return line;
+}
+
+void writeLengthFigure(const std::vector<Cell>& cells, Report& report) {
+  std::map<std::string, int64_t> widest;
+  for (const auto& c : cells)
+    if (!c.sequence_length.empty()) widest[c.task] = std::max(widest[c.task], c.width);
+  Figure figure;
+  figure.shared_key = true;
+  for (const auto& [task, width] : widest) {
+    double low = INFINITY, high = -INFINITY;
+    for (const auto& c : cells)
+      if (c.task == task && c.width == width)
+        for (double l : c.sequence_length) low = std::min(low, l), high = std::max(high, l);
+    if (!(high > low)) continue;  // one test length: the accuracy table says it all
+    Panel panel;
+    panel.title = task + ", width " + std::to_string(width);
+    panel.x.label = "test sequence length";
+    panel.y = {"test accuracy (%)", AxisScale::Linear, false, std::make_pair(0.0, 100.0)};
+    int style = 0;
+    for (const auto& c : cells)
+      if (c.task == task && c.width == width && !c.sequence_length.empty()) {
+        panel.lines.push_back(accuracyByLength(c, low, high));
+        panel.lines.back().style = style++;
+      }
+    figure.panels.push_back(panel);
+  }
+  if (figure.panels.empty()) return;
+  report.figure(figure, "accuracy_vs_length",
+                "Test accuracy against the test sequence's length, where a task's test lengths "
+                "vary (length generalisation, after Deletang et al. 2023), at each model's best "
+                "learning rate and the task's largest width; lengths pooled into at most " +
+                    std::to_string(kLengthBins) + " bins, seeds pooled.");
+}
+
 void writeFigures(const std::vector<Cell>& cells, Report& report) {
   report.figure(accuracyFigure(cells, false), "accuracy_vs_width",
                 "Test accuracy at the best learning rate against model width, per task (band: "
@@ -267,6 +329,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
   writeAccuracyTable(cells, report);
   writeWallClockNote(report);
   writeFigures(cells, report);
+  writeLengthFigure(cells, report);
   writePairedTests(cells, report);
   auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
   for (const auto& c : cells)

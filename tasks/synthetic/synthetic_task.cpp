@@ -118,6 +118,12 @@ UnitResult SyntheticTask::runUnit(const Unit& unit, UnitContext& ctx) {
   r.metrics["test_exact"] = scores.exactMatch();
   const auto per_sequence = scores.perSequenceAccuracy();
   ctx.log.writeArray(ctx.group + "/test_sequence_acc", per_sequence, {per_sequence.size()});
+  // Each test sequence's length beside its accuracy: accuracy against length, where it varies.
+  const auto lengths = data.test.lengths.to(torch::kDouble);
+  ctx.log.writeArray(ctx.group + "/test_sequence_length",
+                     std::vector<double>(lengths.data_ptr<double>(),
+                                         lengths.data_ptr<double>() + lengths.numel()),
+                     {static_cast<size_t>(lengths.numel())});
   ctx.log.setAttribute(ctx.group, "test_scores_from", std::string(best ? "best" : "last"));
   r.metrics["unit_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

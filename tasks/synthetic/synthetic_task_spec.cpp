@@ -54,11 +54,15 @@ void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
 
 SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, bool test) {
   std::mt19937_64 rng(seed);
+  const LengthRange range = rangeOf(spec, test);
+  const int64_t count = test ? spec.test_count : spec.train_count;
   std::vector<SyntheticSequence> sequences;
   sequences.reserve(static_cast<size_t>(examples));
+  std::vector<int64_t> lengths;
   size_t width = 0;
   for (int64_t i = 0; i < examples; ++i) {
-    sequences.push_back(spec.sample(rng, test));
+    lengths.push_back(range.draw(rng));  // as sample() draws it
+    sequences.push_back(spec.sampleOfLength(rng, lengths.back(), count));
     width = std::max(width, sequences.back().tokens.size());
   }
   std::vector<int64_t> tokens, targets;
@@ -74,7 +78,7 @@ SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t e
   auto tensor = [&](std::vector<int64_t>& v) {
     return torch::tensor(v, torch::kInt64).view({examples, static_cast<int64_t>(width)});
   };
-  return {tensor(tokens), tensor(targets)};
+  return {tensor(tokens), tensor(targets), torch::tensor(lengths, torch::kInt64)};
 }
 
 }  // namespace

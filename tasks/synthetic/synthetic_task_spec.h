@@ -55,6 +55,7 @@ std::vector<std::string> syntheticTaskKinds();
 // ones padded, see SyntheticTaskSpec::train_min_length).
 struct SyntheticSplit {
   torch::Tensor tokens, targets;
+  torch::Tensor lengths;  // (N) int64: each sequence's drawn length (the task's `length`)
   int64_t size() const { return tokens.size(0); }
   int64_t length() const { return tokens.size(1); }
 };

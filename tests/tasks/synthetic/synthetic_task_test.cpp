@@ -59,6 +59,7 @@ TEST(SyntheticTask, ATinyRunLogsEveryUnitsScoresAndStateSize) {
       for (double a : per_sequence) sum += a;
       EXPECT_NEAR(acc, sum / 20, 1e-12);
       EXPECT_DOUBLE_EQ(log.doubleAttribute(unit.group, "test_exact"), acc);
+      EXPECT_EQ(log.readArray(unit.group + "/test_sequence_length"), std::vector<double>(20, 5.0));
       EXPECT_EQ(log.stringAttribute(unit.group, "test_scores_from"), "best");
     }
     EXPECT_EQ(log.intAttribute("/parity/lstm/w8/lr0/seeds/0", "state_size"), 2 * 8);

@@ -1,0 +1,128 @@
+// The synthetic suite's report from hand-written logs: the learning rate with the best dev
+// accuracy chosen per (task, model, width), each task's lengths listed, and accuracy against
+// the test length drawn, where the test lengths vary, from the per-sequence scores.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/report_registry.h"
+#include "common/log/hdf5_run_log.h"
+#include "tests/support/file_text.h"
+#include "tests/support/temp_root.h"
+
+namespace recurlab::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+using experiments::Hdf5RunLog;
+using recurlab::testing::fileText;
+
+struct UnitSpec {
+  int64_t lr_index = 0;
+  double dev = 0, test = 0;
+  std::vector<double> sequence_acc, sequence_length;  // lengths empty: an older log
+};
+
+void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
+  const std::string g = "/parity/lstm/w8/lr" + std::to_string(u.lr_index) + "/seeds/0";
+  log.createGroup(g);
+  for (const auto& [k, v] : std::map<std::string, std::string>{
+           {"task", "parity"}, {"kind", "parity"}, {"model", "lstm"}, {"encoder", "lstm"},
+           {"status", "finished"}})
+    log.setAttribute(g, k, v);
+  for (const auto& [k, v] : std::map<std::string, int64_t>{
+           {"width", 8}, {"lr_index", u.lr_index}, {"seed_index", 0}, {"state_size", 16},
+           {"train_length", 8}, {"train_min_length", 1}, {"test_length", 16},
+           {"test_min_length", 9}})
+    log.setAttribute(g, k, v);
+  for (const auto& [k, v] : std::map<std::string, double>{
+           {"lr", u.lr_index == 0 ? 0.001 : 0.01}, {"best_dev_acc", u.dev}, {"test_acc", u.test},
+           {"test_exact", u.test}, {"unit_seconds", 2.0}})
+    log.setAttribute(g, k, v);
+  log.writeArray(g + "/test_sequence_acc", u.sequence_acc, {u.sequence_acc.size()});
+  if (!u.sequence_length.empty())
+    log.writeArray(g + "/test_sequence_length", u.sequence_length, {u.sequence_length.size()});
+}
+
+// The numbers of one series of a figure's .dat file: "x y" per line of block `block`.
+std::vector<std::pair<double, double>> datBlock(const std::string& text, int block) {
+  std::vector<std::pair<double, double>> points;
+  std::istringstream in(text);
+  std::string line;
+  int current = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("# block ", 0) == 0) current = std::stoi(line.substr(8));
+    if (current != block || line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    double x = 0, y = 0;
+    fields >> x >> y;
+    points.emplace_back(x, y);
+  }
+  return points;
+}
+
+void writeRun(const fs::path& dir, const std::vector<UnitSpec>& units) {
+  Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
+  log.setAttribute("/", "experiment", std::string("synthetic"));
+  log.setAttribute("/", "config", std::string("{}"));
+  for (const auto& u : units) addUnit(log, u);
+}
+
+TEST(SyntheticReport, TakesTheRateOfBestDevAndListsEachTasksLengths) {
+  const recurlab::testing::TempRoot temp;
+  // The better test accuracy is at the rate with the worse dev accuracy: not chosen.
+  writeRun(temp.path(), {{0, 0.6, 0.9, {1, 1}, {9, 16}}, {1, 0.8, 0.5, {1, 0}, {9, 16}}});
+  analyzeRun(temp.path().string());
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  const auto& row = summary.at("synthetic").at(0);
+  EXPECT_DOUBLE_EQ(row.at("best_lr").get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(row.at("test_acc").get<double>(), 0.5);
+  const std::string report = fileText(temp.path() / "report.md");
+  EXPECT_NE(report.find("| parity | parity | 1–8 | 9–16 |"), std::string::npos) << report;
+}
+
+// Eight test sequences of lengths 9 to 16 (8 lengths: one bin each), right at the even ones.
+TEST(SyntheticReport, DrawsAccuracyAgainstTheTestLengthFromTheSequencesScores) {
+  const recurlab::testing::TempRoot temp;
+  const std::vector<double> lengths = {16, 9, 10, 11, 12, 13, 14, 15};
+  std::vector<double> acc;
+  for (double l : lengths) acc.push_back(static_cast<int>(l) % 2 == 0 ? 1.0 : 0.0);
+  writeRun(temp.path(), {{0, 0.9, 0.5, acc, lengths}});
+  analyzeRun(temp.path().string());
+  const auto points = datBlock(fileText(temp.path() / "accuracy_vs_length.dat"), 0);
+  ASSERT_EQ(points.size(), 8u);
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_DOUBLE_EQ(points[i].first, 9.0 + static_cast<double>(i));
+    EXPECT_DOUBLE_EQ(points[i].second, i % 2 == 0 ? 0.0 : 100.0) << "length " << 9 + i;
+  }
+}
+
+// 120 lengths pool into 12 bins of 10; a log written before lengths were logged has no figure.
+TEST(SyntheticReport, PoolsLengthsIntoBinsAndSkipsLogsWithoutLengths) {
+  const recurlab::testing::TempRoot temp;
+  std::vector<double> lengths, acc;
+  for (int l = 41; l <= 160; ++l) lengths.push_back(l), acc.push_back(l <= 50 ? 1.0 : 0.5);
+  writeRun(temp.path(), {{0, 0.9, 0.5, acc, lengths}});
+  analyzeRun(temp.path().string());
+  const auto points = datBlock(fileText(temp.path() / "accuracy_vs_length.dat"), 0);
+  ASSERT_EQ(points.size(), 12u);
+  EXPECT_DOUBLE_EQ(points[0].first, 45.5);  // 41..50
+  EXPECT_DOUBLE_EQ(points[0].second, 100.0);
+  EXPECT_DOUBLE_EQ(points[11].first, 155.5);  // 151..160
+  EXPECT_DOUBLE_EQ(points[11].second, 50.0);
+
+  const recurlab::testing::TempRoot older;
+  writeRun(older.path(), {{0, 0.9, 0.5, acc, {}}});
+  analyzeRun(older.path().string());
+  EXPECT_TRUE(fs::exists(older.path() / "report.md"));
+  EXPECT_FALSE(fs::exists(older.path() / "accuracy_vs_length.dat"));
+}
+
+}  // namespace
+}  // namespace recurlab::analysis
