@@ -7,6 +7,9 @@
 namespace recurlab::analysis {
 namespace {
 
+// A run of hundreds of units names the first few it has not started; summary.json lists all.
+constexpr size_t kNotStartedNamed = 12;
+
 // total counts the units not started too.
 void writeInProgress(Report& report, int64_t running, int64_t total, const std::string& units,
                      const std::string& rows_give, const std::string& marked,
@@ -23,7 +26,11 @@ void writeInProgress(Report& report, int64_t running, int64_t total, const std::
   text += ".";
   if (waiting > 0) {
     text += " Not started yet (no epoch logged, so no row below): ";
-    for (size_t i = 0; i < not_started.size(); ++i) text += (i ? ", " : "") + not_started[i];
+    const size_t named = std::min(not_started.size(), kNotStartedNamed);
+    for (size_t i = 0; i < named; ++i) text += (i ? ", " : "") + not_started[i];
+    if (named < not_started.size())
+      text += " and " + std::to_string(not_started.size() - named) +
+              " more (summary.json: units_not_started)";
     text += ".";
   }
   report.paragraph(text);

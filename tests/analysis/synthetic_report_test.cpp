@@ -124,5 +124,28 @@ TEST(SyntheticReport, PoolsLengthsIntoBinsAndSkipsLogsWithoutLengths) {
   EXPECT_FALSE(fs::exists(older.path() / "accuracy_vs_length.dat"));
 }
 
+// A run of many planned units names the first twelve it has not started (in the order of their
+// names: lr0, lr1, lr10, ...) and counts the rest;
+// summary.json lists them all.
+TEST(SyntheticReport, NamesAFewOfManyUnitsNotStartedAndCountsTheRest) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.9, 0.5, {1}, {9}}});
+  {
+    Hdf5RunLog log((temp.path() / "log.h5").string(), Hdf5RunLog::Mode::Append);
+    nlohmann::json planned = {"/parity/lstm/w8/lr0/seeds/0"};
+    for (int i = 0; i < 20; ++i) planned.push_back("/parity/sru/w8/lr" + std::to_string(i) + "/seeds/0");
+    log.setAttribute("/", "units_planned", planned.dump());
+  }
+  analyzeRun(temp.path().string());
+  const std::string md = fileText(temp.path() / "report.md");
+  EXPECT_NE(md.find("**In progress:** 20 of 21 units have not finished. Not started yet (no epoch "
+                    "logged, so no row below): parity/sru/w8/lr0/seeds/0, "),
+            std::string::npos) << md;
+  EXPECT_NE(md.find(", parity/sru/w8/lr19/seeds/0 and 8 more (summary.json: units_not_started)."),
+            std::string::npos) << md;
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  EXPECT_EQ(summary.at("units_not_started").size(), 20u);
+}
+
 }  // namespace
 }  // namespace recurlab::analysis
