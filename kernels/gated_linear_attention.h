@@ -45,11 +45,11 @@ namespace recurlab::kernels {
 
 // chunk_length: step by step, or chunks of n > 0 steps (n >= L: the whole sequence as one chunk,
 // the parallel form of §4.1).
-// Shorter than the paper's 64 and 16, for the CPU: the scores within a sub-chunk are elementwise
-// over (c, c, d_k) and each key is repeated once per later sub-chunk, both growing with the
-// lengths, while the carry loop over more chunks costs little (docs/gated-linear-attention.md
-// has the timings). Not timed on a GPU.
 constexpr int64_t kGlaStepByStep = 0;
+// The default chunks and sub-chunks are shorter than the paper's 64 and 16, for the CPU: the
+// scores within a sub-chunk are elementwise over (c, c, d_k) and each key is repeated once per
+// later sub-chunk, both growing with the lengths, while the carry loop over more chunks costs
+// little (docs/gated-linear-attention.md has the timings). Not timed on a GPU.
 constexpr int64_t kGlaDefaultChunkLength = 16;
 // The secondary chunks' length (at most; the whole chunk when shorter).
 constexpr int64_t kGlaSubChunkLength = 8;

@@ -119,11 +119,9 @@ UnitResult SyntheticTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const auto per_sequence = scores.perSequenceAccuracy();
   ctx.log.writeArray(ctx.group + "/test_sequence_acc", per_sequence, {per_sequence.size()});
   // Each test sequence's length beside its accuracy: accuracy against length, where it varies.
-  const auto lengths = data.test.lengths.to(torch::kDouble);
+  const auto& lengths = data.test.lengths;
   ctx.log.writeArray(ctx.group + "/test_sequence_length",
-                     std::vector<double>(lengths.data_ptr<double>(),
-                                         lengths.data_ptr<double>() + lengths.numel()),
-                     {static_cast<size_t>(lengths.numel())});
+                     std::vector<double>(lengths.begin(), lengths.end()), {lengths.size()});
   ctx.log.setAttribute(ctx.group, "test_scores_from", std::string(best ? "best" : "last"));
   r.metrics["unit_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -23,11 +23,11 @@ bool usesCount(const std::string& kind) { return kind == "mqar" || kind == "sele
 struct LengthRange {
   int64_t min, max;
   bool odd_only;
+  int64_t shortest() const { return odd_only ? min | 1 : min; }
   int64_t draw(std::mt19937_64& rng) const {
     if (min == max) return max;  // no draw: fixed-length data stay as they were
     if (!odd_only) return uniformInt(rng, min, max);
-    const int64_t first = min | 1;
-    return first + 2 * uniformInt(rng, 0, (max - first) / 2);
+    return shortest() + 2 * uniformInt(rng, 0, (max - shortest()) / 2);
   }
 };
 
@@ -45,7 +45,7 @@ void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
       const LengthRange r = rangeOf(spec, test);
       const int64_t count = test ? spec.test_count : spec.train_count;
       spec.sampleOfLength(rng, r.max, count);
-      if (r.min < r.max) spec.sampleOfLength(rng, r.odd_only ? r.min | 1 : r.min, count);
+      if (r.min < r.max) spec.sampleOfLength(rng, r.shortest(), count);
     }
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ": " + e.what());
@@ -61,7 +61,7 @@ SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t e
   std::vector<int64_t> lengths;
   size_t width = 0;
   for (int64_t i = 0; i < examples; ++i) {
-    lengths.push_back(range.draw(rng));  // as sample() draws it
+    lengths.push_back(range.draw(rng));
     sequences.push_back(spec.sampleOfLength(rng, lengths.back(), count));
     width = std::max(width, sequences.back().tokens.size());
   }
@@ -78,7 +78,7 @@ SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t e
   auto tensor = [&](std::vector<int64_t>& v) {
     return torch::tensor(v, torch::kInt64).view({examples, static_cast<int64_t>(width)});
   };
-  return {tensor(tokens), tensor(targets), torch::tensor(lengths, torch::kInt64)};
+  return {tensor(tokens), tensor(targets), std::move(lengths)};
 }
 
 }  // namespace
@@ -133,11 +133,6 @@ int64_t SyntheticTaskSpec::outputClasses() const {
   if (kind == "parity") return 2;
   if (kind == "majority") return symbols;
   return kModulus;  // cycle (5 positions), arithmetic (mod 5)
-}
-
-SyntheticSequence SyntheticTaskSpec::sample(std::mt19937_64& rng, bool test) const {
-  const int64_t length = rangeOf(*this, test).draw(rng);
-  return sampleOfLength(rng, length, test ? test_count : train_count);
 }
 
 SyntheticSequence SyntheticTaskSpec::sampleOfLength(std::mt19937_64& rng, int64_t length,

@@ -43,9 +43,8 @@ struct SyntheticTaskSpec {
   int64_t outputClasses() const;    // the head's outputs (targets are < this)
   bool lengthsVary() const;
   int64_t padToken() const;         // after the task's own tokens; used only when lengths vary
-  // One sequence of the train (false) or test (true) split, its length drawn from the range.
-  SyntheticSequence sample(std::mt19937_64& rng, bool test) const;
-  // One sequence of exactly this length (and count, for mqar and selective_copy).
+  // One sequence of exactly this length (and count, for mqar and selective_copy); the splits
+  // draw the lengths (makeSyntheticData).
   SyntheticSequence sampleOfLength(std::mt19937_64& rng, int64_t length, int64_t count) const;
 };
 
@@ -55,7 +54,7 @@ std::vector<std::string> syntheticTaskKinds();
 // ones padded, see SyntheticTaskSpec::train_min_length).
 struct SyntheticSplit {
   torch::Tensor tokens, targets;
-  torch::Tensor lengths;  // (N) int64: each sequence's drawn length (the task's `length`)
+  std::vector<int64_t> lengths;  // each sequence's drawn length (the task's `length`)
   int64_t size() const { return tokens.size(0); }
   int64_t length() const { return tokens.size(1); }
 };
