@@ -4,7 +4,8 @@
 # session goes on where it stopped when the same command runs again.
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
-#   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | synthetic | all
+#   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | synthetic |
+#        synthetic-negative-eigenvalues | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
 #    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
@@ -12,7 +13,10 @@
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
 #    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
 #    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes,
-#    2 jobs: its 544 units are about 15 core-hours, the longest of these runs)
+#    2 jobs: its 544 units are about 15 core-hours, the longest of these runs;
+#    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
+#    linear recurrences with and without negative eigenvalues on parity and cycle navigation,
+#    1 job, about 17 minutes)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -36,17 +40,23 @@ while [ $# -gt 0 ]; do
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
     -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    mt|lm-char|lm-char-linear|lm-word|classification|qa|synthetic) runs+=("$1"); shift ;;
-    all) runs+=(mt lm-char lm-char-linear lm-word classification qa synthetic); shift ;;
-    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa synthetic all)" >&2
+    mt|lm-char|lm-char-linear|lm-word|classification|qa|synthetic|synthetic-negative-eigenvalues)
+      runs+=("$1"); shift ;;
+    all) runs+=(mt lm-char lm-char-linear lm-word classification qa synthetic
+                synthetic-negative-eigenvalues); shift ;;
+    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues all)" >&2
        exit 2 ;;
   esac
 done
-[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa synthetic all" >&2; exit 2; }
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues all" >&2; exit 2; }
 
 for run in "${runs[@]}"; do
   default_jobs=2
-  case "$run" in lm-char|lm-word) default_jobs=3 ;; lm-char-linear) default_jobs=4 ;; esac
+  case "$run" in
+    lm-char|lm-word) default_jobs=3 ;;
+    lm-char-linear) default_jobs=4 ;;
+    synthetic-negative-eigenvalues) default_jobs=1 ;;
+  esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
     mt)  "$build/recurlab_mt" --config configs/mt/multi30k.json "${common[@]}" --out "$root/mt/multi30k" ;;
@@ -58,6 +68,9 @@ for run in "${runs[@]}"; do
           --out "$root/lm/ptb-char-linear" ;;
     synthetic) "$build/recurlab_synthetic" --config configs/synthetic/reference-cpu.json "${common[@]}" \
           --out "$root/synthetic/cpu" ;;
+    synthetic-negative-eigenvalues) "$build/recurlab_synthetic" \
+          --config configs/synthetic/negative-eigenvalues.json "${common[@]}" \
+          --out "$root/synthetic/negative-eigenvalues" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"

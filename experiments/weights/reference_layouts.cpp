@@ -123,6 +123,8 @@ ReferenceLayout hgrnLayout(const torch::nn::Module& encoder) {
     require(o.gated_rms_norm, "hgrn",
             module + " normalizes with a Swish-gated RMSNorm: set \"norm\": \"gated_rms\"");
     require(!o.bias, "hgrn", module + " has no biases: set \"bias\": false");
+    require(!o.negative_eigenvalues, "hgrn",
+            module + "'s forget gates lie in (0, 1): set \"negative_eigenvalues\": false");
     require(o.input_size == o.hidden_size, "hgrn",
             module + " maps hidden_size to hidden_size: " + layerText(i) + " has input " +
                 std::to_string(o.input_size) + ", set \"hidden\" to " +
@@ -218,6 +220,8 @@ ReferenceLayout griffinLayout(const torch::nn::Module& encoder) {
                 ", set \"hidden\" to " + std::to_string(o.input_size));
     require(o.decay_scale == 8.0, "rg_lru",
             module + " fixes c = 8 in a^(c·r): set \"decay_scale\": 8");
+    require(!o.negative_eigenvalues, "rg_lru",
+            module + "'s a_t lies in (0, 1): set \"negative_eigenvalues\": false");
     const std::string p = "layers." + std::to_string(i) + ".", t = p + "recurrent_block.";
     const auto same = [&](const std::string& name, const std::string& ours,
                           Transform transform = Transform::kNone) {

@@ -15,7 +15,8 @@ HgrnEncoder::HgrnEncoder(HgrnEncoderOptions options) : options_(options) {
   layers = register_module("layers", torch::nn::ModuleList());
   for (int64_t i = 0; i < o.num_layers; ++i)
     layers->push_back(HgrnLayer(HgrnLayerOptions{i == 0 ? o.input_size : o.hidden_size,
-                                                 o.hidden_size, o.bias, o.gated_rms_norm}));
+                                                 o.hidden_size, o.bias, o.gated_rms_norm,
+                                                 o.negative_eigenvalues}));
 }
 
 torch::Tensor HgrnEncoder::lowerBounds() const {

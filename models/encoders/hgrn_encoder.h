@@ -19,6 +19,7 @@ struct HgrnEncoderOptions {
   double dropout = 0.0;
   bool bias = true;             // HgrnLayerOptions::bias
   bool gated_rms_norm = false;  // HgrnLayerOptions::gated_rms_norm
+  bool negative_eigenvalues = false;  // HgrnLayerOptions::negative_eigenvalues
 };
 
 class HgrnEncoder : public SequenceEncoder {

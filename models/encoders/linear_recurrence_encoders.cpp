@@ -3,6 +3,7 @@
 // matrix-state one, "gla" (kernels/gated_linear_attention.h).
 #include <torch/torch.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "common/json_options.h"
@@ -49,10 +50,16 @@ std::shared_ptr<SequenceEncoder> blockStackOf(int64_t input_size, const Recurren
       });
 }
 
+// The key every elementwise recurrence reads (models/layers/signed_decay.h).
+constexpr const char* kNegativeEigenvaluesKey =
+    "negative_eigenvalues (true: a_t in (-1, 1) as 2a_t - 1, Grazzi et al. 2025; default false)";
+
+bool negativeEigenvalues(JsonOptions& j) { return j.getBool("negative_eigenvalues", false); }
+
 // minGRU and minLSTM: the same keys, the same options.
-constexpr const char* kMinRnnKeys =
-    "keys: layers, hidden, bidirectional, log_space (the appendix's positive log-space form), "
-    "dropout, rnn_dropout";
+const std::string kMinRnnKeys =
+    "keys: layers, hidden, bidirectional, log_space (the appendix's positive log-space form), " +
+    std::string(kNegativeEigenvaluesKey) + " (not with log_space), dropout, rnn_dropout";
 
 template <typename Layer, typename Options>
 EncoderFactory minRnnFactory(const std::string& name) {
@@ -64,7 +71,11 @@ EncoderFactory minRnnFactory(const std::string& name) {
     o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
     o.bidirectional = j.getBool("bidirectional", false);
     o.log_space = j.getBool("log_space", false);
+    o.negative_eigenvalues = negativeEigenvalues(j);
     j.finish();
+    if (o.log_space && o.negative_eigenvalues)
+      throw std::invalid_argument(j.where() + ": key 'negative_eigenvalues' = true needs "
+                                  "'log_space' false (the log-space form takes log a_t)");
     return stackOf<Layer>(input_size, s, o);
   };
 }
@@ -73,15 +84,15 @@ EncoderFactory minRnnFactory(const std::string& name) {
 
 void addLinearRecurrenceEncoders(const EncoderSink& add) {
   add("min_gru",
-      "minGRU stack (Feng et al. 2024), gates from the input alone; " + std::string(kMinRnnKeys),
+      "minGRU stack (Feng et al. 2024), gates from the input alone; " + kMinRnnKeys,
       minRnnFactory<MinGruLayerImpl, MinGruLayerOptions>("min_gru"));
   add("min_lstm",
-      "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; " +
-          std::string(kMinRnnKeys),
+      "minLSTM stack (Feng et al. 2024), normalized gates from the input alone; " + kMinRnnKeys,
       minRnnFactory<MinLstmLayerImpl, MinLstmLayerOptions>("min_lstm"));
   add("sru_linear",
       "the first SRU (Lei et al. 2017, arXiv:1709.02755v1), no c_{t-1} in its gates: linear; "
-      "keys: layers, hidden, bidirectional, activation ('tanh'|'identity'), dropout, rnn_dropout",
+      "keys: layers, hidden, bidirectional, activation ('tanh'|'identity'), " +
+          std::string(kNegativeEigenvaluesKey) + ", dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'sru_linear'");
         const RecurrentStackOptions s = stackOptions(j);
@@ -89,6 +100,7 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
         o.bidirectional = j.getBool("bidirectional", false);
         o.tanh_activation = j.getString("activation", "tanh", {"tanh", "identity"}) == "tanh";
+        o.negative_eigenvalues = negativeEigenvalues(j);
         j.finish();
         return stackOf<SruLinearLayerImpl>(input_size, s, o);
       });
@@ -96,7 +108,8 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       "RG-LRU stack (De et al. 2024, Griffin/Hawk), causal: each layer Griffin's recurrent block "
       "(RMSNorm, GeLU branch times RG-LRU of a short causal convolution, output projection) in "
       "a residual, a final RMSNorm; keys: layers, hidden, decay_scale (c in a^(c·r), default 8), "
-      "conv_width (default 4), dropout, rnn_dropout",
+      "conv_width (default 4), " + std::string(kNegativeEigenvaluesKey) +
+          " (the input scaled by sqrt(1 - a_t^2) of that a_t), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'rg_lru'");
         const RecurrentStackOptions s = stackOptions(j);
@@ -104,6 +117,7 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.hidden_size = j.getInt("hidden", 256, 1, 1 << 16);
         o.decay_scale = j.getDouble("decay_scale", 8.0, 0.01, 1000.0);
         o.conv_width = j.getInt("conv_width", 4, 1, 64);
+        o.negative_eigenvalues = negativeEigenvalues(j);
         j.finish();
         return blockStackOf(input_size, s, [o](int64_t in, bool top) {
           RgLruBlockOptions block = o;
@@ -116,7 +130,8 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       "HGRN stack (Qin et al. 2023), forget gates with learned lower bounds rising with depth, "
       "real-valued, causal; keys: layers, hidden, dropout, norm ('layer': LayerNorm of the "
       "sigmoid-gated state, the paper's; 'gated_rms': RMSNorm then a Swish gate, "
-      "flash-linear-attention's), bias (false: no biases, as flash-linear-attention)",
+      "flash-linear-attention's), bias (false: no biases, as flash-linear-attention), " +
+          std::string(kNegativeEigenvaluesKey),
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'hgrn'");
         HgrnEncoderOptions o;
@@ -126,6 +141,7 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.dropout = j.getDouble("dropout", 0.0, 0.0, 0.99);
         o.gated_rms_norm = j.getString("norm", "layer", {"layer", "gated_rms"}) == "gated_rms";
         o.bias = j.getBool("bias", true);
+        o.negative_eigenvalues = negativeEigenvalues(j);
         j.finish();
         return std::make_shared<HgrnEncoder>(o);
       });

@@ -6,6 +6,7 @@
 
 #include "kernels/linear_recurrence.h"
 #include "models/layers/gate_precision.h"
+#include "models/layers/signed_decay.h"
 
 namespace recurlab::models {
 namespace {
@@ -61,7 +62,8 @@ std::pair<torch::Tensor, torch::Tensor> HgrnLayerImpl::forward(const torch::Tens
   const torch::Tensor lambda = lower_bound + (1 - lower_bound) * torch::sigmoid(pf);
   const torch::Tensor keep = (1 - lower_bound) * torch::sigmoid(-pf);  // 1 - λ
   const torch::Tensor c = torch::silu(u.slice(2, d, 2 * d));
-  const auto res = kernels::linearRecurrence(lambda, keep * c, h0, mask_pad, {d, false});
+  const auto res = kernels::linearRecurrence(o.negative_eigenvalues ? signedDecay(lambda) : lambda,
+                                             keep * c, h0, mask_pad, {d, false});
   const torch::Tensor g = u.slice(2, 2 * d, 3 * d), h = res[0];
   const torch::Tensor normalized =
       o.gated_rms_norm

@@ -27,6 +27,7 @@ struct HgrnLayerOptions {
   int64_t hidden_size = 0;
   bool bias = true;
   bool gated_rms_norm = false;
+  bool negative_eigenvalues = false;  // a_t = 2λ_t - 1, b_t as before (signed_decay.h)
 };
 
 class HgrnLayerImpl : public torch::nn::Module {

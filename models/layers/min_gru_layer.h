@@ -20,6 +20,7 @@ struct MinGruLayerOptions {
   int64_t hidden_size = 0;  // d per direction
   bool bidirectional = false;
   bool log_space = false;
+  bool negative_eigenvalues = false;  // a_t = 2(1 - z_t) - 1 (models/layers/signed_decay.h)
 
   int64_t outputSize() const { return (bidirectional ? 2 : 1) * hidden_size; }
 };

@@ -7,6 +7,7 @@
 #include "kernels/linear_recurrence.h"
 #include "models/layers/gate_precision.h"
 #include "models/layers/min_rnn_log_space.h"
+#include "models/layers/signed_decay.h"
 
 namespace recurlab::models {
 
@@ -15,6 +16,9 @@ MinLstmLayerImpl::MinLstmLayerImpl(MinLstmLayerOptions options) : options_(optio
               options_.input_size);
   TORCH_CHECK(options_.hidden_size > 0, "MinLstmLayer: hidden_size must be positive, got ",
               options_.hidden_size);
+  TORCH_CHECK(!(options_.log_space && options_.negative_eigenvalues),
+              "MinLstmLayer: negative_eigenvalues needs log_space off (the log-space form takes "
+              "the logarithm of a_t)");
   const int64_t out = options_.outputSize();
   weight = register_parameter("weight", torch::empty({options_.input_size, 3 * out}));
   bias = register_parameter("bias", torch::empty({3 * out}));
@@ -52,6 +56,7 @@ SequenceOutput MinLstmLayerImpl::forwardSequence(const torch::Tensor& input,
     a = f / (f + i);
     b = i / (f + i) * candidate;
   }
+  if (o.negative_eigenvalues) a = signedDecay(a);
   const auto res = kernels::linearRecurrence(a, b, state.tensor(0, "MinLstmLayer"), mask_pad,
                                              {o.hidden_size, o.bidirectional});
   return {res[0], SequenceState{{res[1]}, {}}};

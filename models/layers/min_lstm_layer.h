@@ -22,6 +22,7 @@ struct MinLstmLayerOptions {
   int64_t hidden_size = 0;  // d per direction
   bool bidirectional = false;
   bool log_space = false;
+  bool negative_eigenvalues = false;  // a_t = 2f'_t - 1 (models/layers/signed_decay.h)
 
   int64_t outputSize() const { return (bidirectional ? 2 : 1) * hidden_size; }
 };

@@ -22,6 +22,7 @@ RgLruBlockImpl::RgLruBlockImpl(RgLruBlockOptions options) : options_(options) {
   lru.input_size = d;
   lru.hidden_size = d;
   lru.decay_scale = o.decay_scale;
+  lru.negative_eigenvalues = o.negative_eigenvalues;
   lru.input_projection = false;
   rg_lru = register_module("rg_lru", RgLruLayer(lru));
   linear_out = register_module("linear_out", torch::nn::Linear(d, d));

@@ -28,6 +28,7 @@ struct RgLruBlockOptions {
   int64_t input_size = 0;
   int64_t hidden_size = 0;
   double decay_scale = 8.0;  // c of the RG-LRU
+  bool negative_eigenvalues = false;  // RgLruLayerOptions::negative_eigenvalues
   int64_t conv_width = 4;    // 1: the convolution is a per-feature scale and shift
   bool output_norm = false;  // a final RMSNorm on the block's output
 };

@@ -6,6 +6,7 @@
 
 #include "kernels/linear_recurrence.h"
 #include "models/layers/gate_precision.h"
+#include "models/layers/signed_decay.h"
 
 namespace recurlab::models {
 namespace {
@@ -81,8 +82,14 @@ SequenceOutput RgLruLayerImpl::forwardSequence(const torch::Tensor& input,
   const torch::Tensor i = torch::sigmoid(gates.slice(2, d, 2 * d));
   // log a_t = c·r_t·log σ(Λ) = -c·r_t·softplus(-Λ).
   const torch::Tensor log_a = -o.decay_scale * r * F::softplus(-decay_logit);
-  const torch::Tensor a = torch::exp(log_a);
-  torch::Tensor input_scale = BoundedDerivativeSqrt::apply(-torch::expm1(2 * log_a));
+  torch::Tensor a = torch::exp(log_a), input_scale;
+  if (o.negative_eigenvalues) {
+    // 1 - (2a - 1)² = 4a(1 - a), without cancellation where a nears 1.
+    input_scale = BoundedDerivativeSqrt::apply(-4 * a * torch::expm1(log_a));
+    a = signedDecay(a);
+  } else {
+    input_scale = BoundedDerivativeSqrt::apply(-torch::expm1(2 * log_a));
+  }
   // A sequence's first step (no state given) takes its input unscaled, h_1 = i_1 ⊙ x̃_1, as
   // recurrentgemma resets the scale at a document's first token.
   if (state.empty() && L > 0)

@@ -28,6 +28,9 @@ struct RgLruLayerOptions {
   int64_t input_size = 0;
   int64_t hidden_size = 0;
   double decay_scale = 8.0;  // c
+  // a_t = 2·a^{c·r_t} − 1, its input scaled by sqrt(1 − a_t²) of that a_t
+  // (models/layers/signed_decay.h)
+  bool negative_eigenvalues = false;
   bool input_projection = true;  // false: x̃ = x (input_size must equal hidden_size)
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/linear_recurrence.h"
+#include "models/layers/signed_decay.h"
 
 namespace recurlab::models {
 
@@ -44,7 +45,8 @@ SequenceOutput SruLinearLayerImpl::forwardSequence(const torch::Tensor& input,
   const torch::Tensor highway = o.numMatrices() == 4 ? u.slice(2, 3 * out, 4 * out) : input;
   // 1 - f = σ(-p_f) without cancellation.
   const torch::Tensor keep = torch::sigmoid(-(u.slice(2, out, 2 * out) + bias.slice(0, 0, out)));
-  const auto res = kernels::linearRecurrence(f, keep * x_tilde, state.tensor(0, "SruLinearLayer"),
+  const auto res = kernels::linearRecurrence(o.negative_eigenvalues ? signedDecay(f) : f,
+                                             keep * x_tilde, state.tensor(0, "SruLinearLayer"),
                                              mask_pad, {o.hidden_size, o.bidirectional});
   const torch::Tensor g = o.tanh_activation ? torch::tanh(res[0]) : res[0];
   return {r * g + (1 - r) * highway, SequenceState{{res[1]}, {}}};

@@ -22,6 +22,7 @@ struct SruLinearLayerOptions {
   int64_t hidden_size = 0;  // d per direction
   bool bidirectional = false;
   bool tanh_activation = true;  // g = tanh, else the identity
+  bool negative_eigenvalues = false;  // a_t = 2f_t - 1 (models/layers/signed_decay.h)
 
   int64_t outputSize() const { return (bidirectional ? 2 : 1) * hidden_size; }
   int64_t numMatrices() const { return input_size == outputSize() ? 3 : 4; }

@@ -82,7 +82,8 @@ TEST(ReferenceGriffinOptions, OptionsRecurrentGemmaCannotComputeAreRefusedNaming
   for (const auto& [config, input, key] :
        std::vector<std::tuple<nlohmann::json, int64_t, std::string>>{
            {{{"layers", 2}, {"hidden", 6}}, 4, "hidden"},
-           {{{"layers", 2}, {"hidden", 6}, {"decay_scale", 4.0}}, 6, "decay_scale"}}) {
+           {{{"layers", 2}, {"hidden", 6}, {"decay_scale", 4.0}}, 6, "decay_scale"},
+           {{{"layers", 2}, {"hidden", 6}, {"negative_eigenvalues", true}}, 6, "negative_eigenvalues"}}) {
     const auto model = models::makeEncoder("rg_lru", config, input);
     try {
       exportEncoderWeights(*model, "rg_lru");

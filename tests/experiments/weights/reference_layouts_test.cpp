@@ -247,6 +247,11 @@ TEST(ReferenceLayoutsTest, OptionsTheReferenceCannotComputeAreRefusedNamingTheOp
             std::string::npos);
   EXPECT_NE(said("hgrn", {{"hidden", 4}, {"norm", "gated_rms"}}, 4).find("set \"bias\": false"),
             std::string::npos);
+  EXPECT_NE(said("hgrn",
+                 {{"hidden", 4}, {"norm", "gated_rms"}, {"bias", false}, {"negative_eigenvalues", true}},
+                 4)
+                .find("set \"negative_eigenvalues\": false"),
+            std::string::npos);
   EXPECT_NE(said("gla", {{"hidden", 8}}, 6).find("layer 0 has input 6, set \"hidden\" to 6"),
             std::string::npos);
   EXPECT_NE(said("gla", {{"hidden", 10}, {"heads", 4}}, 10).find("\"expand_k\" and \"heads\""),

@@ -3,7 +3,8 @@
 // double: a loop over time with the recurrence written as the paper writes it (the log-space
 // forms of minGRU and minLSTM as Feng et al. 2024, appendix, compute it: a cumulative sum and a
 // log-cumulative-sum-exp), on the encoder's own parameters. Features, final states and the gradients of the input, the initial
-// states and every parameter agree to 1e-10.
+// states and every parameter agree to 1e-10. With negative_eigenvalues each reference writes
+// its multiplier as 2·a_t − 1 (Grazzi et al. 2025), and a layer so extended tracks parity.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -34,6 +35,11 @@ constexpr int64_t L = 9, B = 3, IN = 4, H = 5, LAYERS = 2;
 struct LayerResult {
   Tensor output, last;
 };
+
+// The multiplier a_t, or 2·a_t − 1 with negative_eigenvalues.
+Tensor multiplier(const Tensor& a, bool negative_eigenvalues) {
+  return negative_eigenvalues ? 2 * a - 1 : a;
+}
 
 // Time-reversed for the second direction.
 Tensor inTime(const Tensor& x, int64_t dir) { return dir == 1 ? x.flip(0) : x; }
@@ -75,7 +81,7 @@ LayerResult minGruReference(const MinGruLayerImpl& layer, const Tensor& x, const
       Tensor h = start;
       for (int64_t t = 0; t < x.size(0); ++t) {
         const Tensor z = torch::sigmoid(k[t]);
-        h = (1 - z) * h + z * cand[t];
+        h = multiplier(1 - z, o.negative_eigenvalues) * h + z * cand[t];
         steps.push_back(h);
       }
       hs = torch::stack(steps);
@@ -108,7 +114,7 @@ LayerResult minLstmReference(const MinLstmLayerImpl& layer, const Tensor& x, con
       Tensor h = start;
       for (int64_t t = 0; t < x.size(0); ++t) {
         const Tensor f = torch::sigmoid(pf[t]), i = torch::sigmoid(pi[t]);
-        h = f / (f + i) * h + i / (f + i) * cand[t];
+        h = multiplier(f / (f + i), o.negative_eigenvalues) * h + i / (f + i) * cand[t];
         steps.push_back(h);
       }
       hs = torch::stack(steps);
@@ -137,7 +143,7 @@ LayerResult sruLinearReference(const SruLinearLayerImpl& layer, const Tensor& x,
     std::vector<Tensor> steps;
     for (int64_t t = 0; t < x.size(0); ++t) {
       const Tensor f = torch::sigmoid(pf[t]), r = torch::sigmoid(pr[t]);
-      c = f * c + (1 - f) * xt[t];
+      c = multiplier(f, o.negative_eigenvalues) * c + (1 - f) * xt[t];
       const Tensor g = o.tanh_activation ? torch::tanh(c) : c;
       steps.push_back(r * g + (1 - r) * skip[t]);
     }
@@ -157,7 +163,7 @@ LayerResult hgrnReference(HgrnLayerImpl& layer, const Tensor& gamma, const Tenso
   for (int64_t t = 0; t < x.size(0); ++t) {
     const Tensor lambda = gamma + (1 - gamma) * torch::sigmoid(u[t].slice(1, 0, d));
     const Tensor c = u[t].slice(1, d, 2 * d) * torch::sigmoid(u[t].slice(1, d, 2 * d));
-    h = lambda * h + (1 - lambda) * c;
+    h = multiplier(lambda, layer.options().negative_eigenvalues) * h + (1 - lambda) * c;
     const Tensor v = torch::sigmoid(u[t].slice(1, 2 * d, 3 * d)) * h;
     const Tensor mean = v.mean(1, true), var = (v - mean).pow(2).mean(1, true);
     const Tensor normed = (v - mean) / torch::sqrt(var + 1e-5) * layer.layer_norm->weight +
@@ -213,16 +219,28 @@ std::vector<ModelCase> modelCases() {
       cases.push_back({std::string("sru_linear_") + activation + (bidirectional ? "_bidirectional" : ""),
                        "sru_linear", {{"bidirectional", bidirectional}, {"activation", activation}},
                        stackReference<SruLinearLayerImpl>(sruLinearReference), false});
+  for (bool bidirectional : {false, true}) {
+    const std::string suffix = std::string("_negative_eigenvalues") + (bidirectional ? "_bidirectional" : "");
+    const nlohmann::json config{{"bidirectional", bidirectional}, {"negative_eigenvalues", true}};
+    cases.push_back({"min_gru" + suffix, "min_gru", config,
+                     stackReference<MinGruLayerImpl>(minGruReference), false});
+    cases.push_back({"min_lstm" + suffix, "min_lstm", config,
+                     stackReference<MinLstmLayerImpl>(minLstmReference), false});
+    cases.push_back({"sru_linear" + suffix, "sru_linear", config,
+                     stackReference<SruLinearLayerImpl>(sruLinearReference), false});
+  }
   // hidden = input size: the first layer's highway takes x itself.
   cases.push_back({"sru_linear_same_width", "sru_linear", {{"hidden", IN}},
                    stackReference<SruLinearLayerImpl>(sruLinearReference), false});
-  cases.push_back({"hgrn", "hgrn", nlohmann::json::object(),
-                   [](SequenceEncoder& enc, int64_t i, const Tensor& x, const Tensor& h0) {
-                     auto& hgrn = dynamic_cast<HgrnEncoder&>(enc);
-                     return hgrnReference(*hgrn.layer(i), hgrnLowerBound(hgrn.lower_bound_logits, i),
-                                          x, h0);
-                   },
-                   false});
+  for (bool negative_eigenvalues : {false, true})
+    cases.push_back({negative_eigenvalues ? "hgrn_negative_eigenvalues" : "hgrn", "hgrn",
+                     {{"negative_eigenvalues", negative_eigenvalues}},
+                     [](SequenceEncoder& enc, int64_t i, const Tensor& x, const Tensor& h0) {
+                       auto& hgrn = dynamic_cast<HgrnEncoder&>(enc);
+                       return hgrnReference(*hgrn.layer(i),
+                                            hgrnLowerBound(hgrn.lower_bound_logits, i), x, h0);
+                     },
+                     false});
   for (auto& c : cases) {
     c.config["layers"] = LAYERS;
     if (!c.config.contains("hidden")) c.config["hidden"] = H;
@@ -298,6 +316,9 @@ TEST(LinearRecurrenceModelsOptions, BadOptionsNameTheKey) {
   for (const auto& [name, config, key] :
        std::vector<std::tuple<std::string, nlohmann::json, std::string>>{
            {"min_gru", {{"log_space", 1}}, "log_space"},
+           {"min_gru", {{"log_space", true}, {"negative_eigenvalues", true}}, "negative_eigenvalues"},
+           {"min_lstm", {{"log_space", true}, {"negative_eigenvalues", true}}, "negative_eigenvalues"},
+           {"hgrn", {{"negative_eigenvalues", "yes"}}, "negative_eigenvalues"},
            {"min_lstm", {{"hidden", 0}}, "hidden"},
            {"sru_linear", {{"activation", "relu"}}, "activation"},
            {"rg_lru", {{"decay_scale", -1.0}}, "decay_scale"},
@@ -307,6 +328,36 @@ TEST(LinearRecurrenceModelsOptions, BadOptionsNameTheKey) {
       ADD_FAILURE() << name << " accepted " << config.dump();
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Parity by sign, the mechanism Grazzi et al. (2025) give: one minGRU unit whose gate reads the
+// bit (k = ±20: z ≈ 1 on a one, ≈ 0 on a zero) and whose candidate is 0 multiplies a unit state by
+// a_t = 1 − 2z_t ≈ −1 at each one and ≈ +1 at each zero, so after 200 random bits its sign is
+// (−1)^(number of ones). Within (0, 1) (the paper's minGRU) the same weights forget the state
+// at each one (a_t ≈ 0) and it never turns negative.
+TEST(NegativeEigenvalues, AMinGruUnitTracksParityBySign) {
+  torch::manual_seed(35);
+  const Tensor bits = torch::randint(0, 2, {200, 8, 1}, torch::kDouble);  // 8 strings
+  const Tensor ones = bits.sum(0).squeeze(1);
+  for (bool negative_eigenvalues : {false, true}) {
+    MinGruLayerImpl layer(MinGruLayerOptions{1, 1, false, false, negative_eigenvalues});
+    layer.to(torch::kDouble);
+    {
+      torch::NoGradGuard no_grad;
+      layer.weight.copy_(torch::tensor({{40.0, 0.0}}, torch::kDouble));  // k = 40·bit − 20
+      layer.bias.copy_(torch::tensor({-20.0, 0.0}, torch::kDouble));
+    }
+    const Tensor h0 = torch::ones({8, 1}, torch::kDouble);
+    const Tensor last =
+        layer.forwardSequence(bits, {}, SequenceState{{h0}, {}}).state.tensors[0].squeeze(1);
+    if (negative_eigenvalues) {
+      EXPECT_TRUE(torch::equal(torch::sign(last), 1 - 2 * torch::remainder(ones, 2)))
+          << "last " << last << " ones " << ones;
+      EXPECT_GT(last.abs().min().item<double>(), 0.99) << "the magnitude stays near 1";
+    } else {
+      EXPECT_TRUE((last >= 0).all().item<bool>()) << "last " << last;
     }
   }
 }

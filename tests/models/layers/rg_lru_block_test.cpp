@@ -4,7 +4,8 @@
 // time with a_t = σ(Λ)^{c·r_t} as a power. Features, both state tensors and the gradients of the
 // input, the initial states and every parameter agree to 1e-10; two segments with the state
 // carried equal the whole sequence; and the square root's derivative is bounded at 1000 where
-// a_t nears 1, as recurrentgemma bounds it.
+// a_t nears 1, as recurrentgemma bounds it. With negative_eigenvalues the loop's a_t is
+// 2·σ(Λ)^{c·r_t} − 1 and its input scale sqrt(1 − a_t²) of that a_t.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -40,7 +41,7 @@ Tensor linear(const torch::nn::Linear& l, const Tensor& x) {
   return torch::matmul(x, l->weight.t()) + l->bias;
 }
 
-// RG-LRU (§2.4) on x̃ = x: r_t, i_t from x, a_t = σ(Λ)^{c·r_t}.
+// RG-LRU (§2.4) on x̃ = x: r_t, i_t from x, a_t = σ(Λ)^{c·r_t} (or 2·that − 1).
 Tensor rgLru(const RgLruLayerImpl& lru, const Tensor& x, Tensor& h) {
   const int64_t d = lru.options().hidden_size;
   const Tensor gates = torch::matmul(x, lru.weight_gates) + lru.bias_gates;
@@ -49,7 +50,8 @@ Tensor rgLru(const RgLruLayerImpl& lru, const Tensor& x, Tensor& h) {
   for (int64_t t = 0; t < x.size(0); ++t) {
     const Tensor r = torch::sigmoid(gates[t].slice(1, 0, d));
     const Tensor i = torch::sigmoid(gates[t].slice(1, d, 2 * d));
-    const Tensor a = torch::pow(base, lru.options().decay_scale * r);
+    Tensor a = torch::pow(base, lru.options().decay_scale * r);
+    if (lru.options().negative_eigenvalues) a = 2 * a - 1;
     h = a * h + torch::sqrt(1 - a * a) * (i * x[t]);
     steps.push_back(h);
   }
@@ -82,8 +84,10 @@ BlockResult blockReference(RgLruBlockImpl& block, const Tensor& x, const Tensor&
   return {out, h, torch::stack(last, 1)};
 }
 
-std::shared_ptr<RecurrentStackEncoder> makeStack() {
-  auto enc = makeEncoder("rg_lru", {{"layers", LAYERS}, {"hidden", H}, {"conv_width", WIDTH}},
+std::shared_ptr<RecurrentStackEncoder> makeStack(bool negative_eigenvalues = false) {
+  auto enc = makeEncoder("rg_lru",
+                         {{"layers", LAYERS}, {"hidden", H}, {"conv_width", WIDTH},
+                          {"negative_eigenvalues", negative_eigenvalues}},
                          IN);
   auto stack = std::dynamic_pointer_cast<RecurrentStackEncoder>(enc);
   EXPECT_TRUE(stack) << "the rg_lru encoder is not a stack of blocks";
@@ -100,9 +104,9 @@ RgLruBlockImpl& blockOf(RecurrentStackEncoder& stack, int64_t i) {
   return *block;
 }
 
-TEST(RgLruBlocks, MatchPaperEquationsInDouble) {
+void expectPaperEquationsInDouble(bool negative_eigenvalues) {
   torch::manual_seed(41);
-  auto stack = makeStack();
+  auto stack = makeStack(negative_eigenvalues);
   const Tensor x = torch::randn({L, B, IN}, torch::kDouble).requires_grad_(true);
   SequenceState state;
   std::vector<Tensor> starts;
@@ -132,6 +136,12 @@ TEST(RgLruBlocks, MatchPaperEquationsInDouble) {
   for (const auto& p : stack->named_parameters()) leaves.push_back({p.key(), p.value()});
   want_states.insert(want_states.begin(), input);
   testing::expectSameOutputsAndGradients(outputs, want_states, leaves, 1e-10);
+}
+
+TEST(RgLruBlocks, MatchPaperEquationsInDouble) { expectPaperEquationsInDouble(false); }
+
+TEST(RgLruBlocks, WithNegativeEigenvaluesMatchTheExtendedEquationsInDouble) {
+  expectPaperEquationsInDouble(true);
 }
 
 // The state after a segment (the last h and the convolution's last inputs) lets the next
