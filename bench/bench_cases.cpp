@@ -225,9 +225,29 @@ int64_t lstmWidthFor(int64_t parameters, int64_t V, int64_t E) {
 const nlohmann::json kMinGruUnit = {{"encoder", "min_gru"},
                                     {"config", {{"layers", 3}, {"log_space", true}}}};
 
+// The linear recurrences against PyTorch's LSTM, each as configs/lm/ptb-char-linear-cpu.json
+// builds it (4 layers), on the shape and budget of configs/lm/ptb-char.json: name, title, unit.
+struct LinearRecurrenceLm {
+  const char* name;
+  const char* title;
+  const char* encoder;
+  nlohmann::json config;
+};
+
+std::vector<LinearRecurrenceLm> linearRecurrenceLms() {
+  return {{"lm_hgrn_vs_lstm", "PTB char LM: HGRN vs LSTM, equal parameters", "hgrn", {{"layers", 4}}},
+          {"lm_rg_lru_vs_lstm", "PTB char LM: RG-LRU (Griffin's block) vs LSTM, equal parameters",
+           "rg_lru", {{"layers", 4}}},
+          {"lm_gla_vs_lstm", "PTB char LM: gated linear attention vs LSTM, equal parameters", "gla",
+           {{"layers", 4}, {"heads", 4}}}};
+}
+
 enum class LmBaseline { Lstm, PlainSru, PlainMinGru };
 
-BenchCase lmCase(const LmSetup& s, LmBaseline baseline) {
+// `name` and `title` name a Lstm case (default: the SRU's).
+BenchCase lmCase(const LmSetup& s, LmBaseline baseline,
+                 const std::string& name = "lm_sru_vs_lstm",
+                 const std::string& title = "PTB char LM: SRU vs LSTM, equal parameters") {
   auto lm = experiments::buildLanguageModel(s.unit, s.options, s.width);
   lm->train();
   const torch::Tensor inputs = torch::randint(0, kPtbCharVocabulary, {s.bptt, s.batch}, torch::kLong);
@@ -245,8 +265,8 @@ BenchCase lmCase(const LmSetup& s, LmBaseline baseline) {
              {"dropout", s.options.output_dropout}};
   c.pytorch_case = "lm_train";
   if (baseline == LmBaseline::Lstm) {
-    c.name = "lm_sru_vs_lstm";
-    c.title = "PTB char LM: SRU vs LSTM, equal parameters";
+    c.name = name;
+    c.title = title;
     c.baseline = "nn.LSTM";
     c.shape["encoder"] = "lstm";
     c.shape["layers"] = 1;
@@ -411,8 +431,10 @@ BenchCase qaCase(const nlohmann::json& config, std::mt19937_64& rng) {
 }  // namespace
 
 std::vector<std::string> benchCaseNames() {
-  return {"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "lm_min_gru", "cls_sru",
-          "qa_reader"};
+  std::vector<std::string> names{"mt_train", "mt_beam", "lm_sru_vs_lstm", "lm_sru", "lm_min_gru"};
+  for (const auto& l : linearRecurrenceLms()) names.push_back(l.name);
+  names.insert(names.end(), {"cls_sru", "qa_reader"});
+  return names;
 }
 
 std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
@@ -441,6 +463,10 @@ std::vector<BenchCase> makeBenchCases(const std::string& source_dir,
     if (wanted("lm_sru")) cases.push_back(lmCase(setup, LmBaseline::PlainSru));
   }
   if (wanted("lm_min_gru")) cases.push_back(lmCase(lmSetup(lm, kMinGruUnit), LmBaseline::PlainMinGru));
+  for (const auto& l : linearRecurrenceLms())
+    if (wanted(l.name))
+      cases.push_back(lmCase(lmSetup(lm, {{"encoder", l.encoder}, {"config", l.config}}),
+                             LmBaseline::Lstm, l.name, l.title));
   if (wanted("cls_sru"))
     cases.push_back(classificationCase(readConfig(source_dir, "configs/classification/quick.json")));
   if (wanted("qa_reader")) cases.push_back(qaCase(readConfig(source_dir, "configs/qa/squad.json"), rng));
