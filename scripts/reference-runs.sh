@@ -33,22 +33,20 @@ jobs=
 data_dir=data
 root=results/reference
 build=${BUILD:-build}
+known=(mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues)
 runs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs=$2; shift 2 ;;
     --data-dir) data_dir=$2; shift 2 ;;
     --root) root=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    mt|lm-char|lm-char-linear|lm-word|classification|qa|synthetic|synthetic-negative-eigenvalues)
-      runs+=("$1"); shift ;;
-    all) runs+=(mt lm-char lm-char-linear lm-word classification qa synthetic
-                synthetic-negative-eigenvalues); shift ;;
-    *) echo "reference-runs.sh: unknown run or option '$1' (runs: mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues all)" >&2
-       exit 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    all) runs+=("${known[@]}"); shift ;;
+    *) if [[ " ${known[*]} " == *" $1 "* ]]; then runs+=("$1"); shift
+       else echo "reference-runs.sh: unknown run or option '$1' (runs: ${known[*]} all)" >&2; exit 2; fi ;;
   esac
 done
-[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues all" >&2; exit 2; }
+[ ${#runs[@]} -gt 0 ] || { echo "reference-runs.sh: name a run: ${known[*]} all" >&2; exit 2; }
 
 for run in "${runs[@]}"; do
   default_jobs=2
