@@ -11,12 +11,14 @@
 
 #include "analysis/key_placement.h"
 #include "tests/analysis/series_builders.h"
+#include "tests/support/figure_data.h"
 
 namespace recurlab::analysis {
 namespace {
 
 using figure_test::barSeries;
 using figure_test::line;
+using recurlab::testing::dataBlock;
 
 const std::vector<OutputFormat> kFormats = {{"png", "pngcairo"}, {"pdf", "pdfcairo"}};
 
@@ -28,19 +30,6 @@ size_t count(const std::string& text, const std::string& part) {
   size_t n = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
-}
-
-// The data lines (not comments, not blank) of block k of a data file.
-std::vector<std::string> dataBlock(const std::string& data, int k) {
-  std::vector<std::string> lines;
-  const std::string marker = "# block " + std::to_string(k) + ":";
-  size_t at = data.find(marker);
-  if (at == std::string::npos) return lines;
-  const size_t end = data.find("# block " + std::to_string(k + 1) + ":", at);
-  std::istringstream in(data.substr(at, end == std::string::npos ? std::string::npos : end - at));
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') lines.push_back(line);
-  return lines;
 }
 
 Figure oneLinePanel(LineSeries s, Axis x = {}, Axis y = {}) {

@@ -13,6 +13,7 @@
 
 #include "analysis/report_registry.h"
 #include "common/log/hdf5_run_log.h"
+#include "tests/support/figure_data.h"
 #include "tests/support/file_text.h"
 #include "tests/support/temp_root.h"
 
@@ -50,15 +51,10 @@ void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
     log.writeArray(g + "/test_sequence_length", u.sequence_length, {u.sequence_length.size()});
 }
 
-// The numbers of one series of a figure's .dat file: "x y" per line of block `block`.
+// The (x, y) points of one series of a figure's .dat file.
 std::vector<std::pair<double, double>> datBlock(const std::string& text, int block) {
   std::vector<std::pair<double, double>> points;
-  std::istringstream in(text);
-  std::string line;
-  int current = -1;
-  while (std::getline(in, line)) {
-    if (line.rfind("# block ", 0) == 0) current = std::stoi(line.substr(8));
-    if (current != block || line.empty() || line[0] == '#') continue;
+  for (const auto& line : recurlab::testing::dataBlock(text, block)) {
     std::istringstream fields(line);
     double x = 0, y = 0;
     fields >> x >> y;
