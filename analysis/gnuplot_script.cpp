@@ -20,6 +20,7 @@ namespace {
 constexpr double kCharWidth = 8;
 constexpr double kKeyLineHeight = 18;
 constexpr double kKeySampleWidth = 68;
+constexpr int kMaxLog2Ticks = 6;
 
 // gnuplot single-quoted string: no escapes inside, a quote is written twice.
 std::string quoted(const std::string& s) {
@@ -113,11 +114,16 @@ std::string axisCommands(const std::string& name, const Axis& axis, const Range&
       break;
     }
     case AxisScale::Log2: {
+      // At most kMaxLog2Ticks labels, so that a panel a third of the figure wide spanning 128
+      // to 65536 does not run them together; 1024 and above written 1k, 2k, ...
+      const double first = std::ceil(std::log2(r.lo) - 1e-9), last = std::floor(std::log2(r.hi) + 1e-9);
+      const int powers = static_cast<int>(last - first) + 1;
+      const int every = std::max(1, (powers + kMaxLog2Ticks - 1) / kMaxLog2Ticks);
       s << "set logscale " << name << " 2\nset " << name << "tics (";
-      bool first = true;
-      for (double t = std::pow(2.0, std::ceil(std::log2(r.lo))); t <= r.hi * (1 + 1e-9); t *= 2) {
-        s << (first ? "" : ", ") << quoted(num(t)) << " " << num(t);
-        first = false;
+      for (int k = 0; k < powers; k += every) {
+        const double t = std::pow(2.0, first + k);
+        const std::string label = t >= 1024 && std::fmod(t, 1024.0) == 0 ? num(t / 1024) + "k" : num(t);
+        s << (k == 0 ? "" : ", ") << quoted(label) << " " << num(t);
       }
       s << ")\nunset m" << name << "tics\n";
       break;

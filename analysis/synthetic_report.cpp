@@ -190,10 +190,13 @@ Figure accuracyFigure(const std::vector<Cell>& cells, bool by_state) {
     if (std::find(tasks.begin(), tasks.end(), c.task) == tasks.end()) tasks.push_back(c.task);
     if (std::find(models.begin(), models.end(), c.model) == models.end()) models.push_back(c.model);
   }
+  const int columns = gridColumns(tasks.size()), panels = static_cast<int>(tasks.size());
+  const int rows = std::max(1, (panels + columns - 1) / columns);
+  figure.height = 560 + 300 * (rows - 1);  // each further row of panels above the shared key
   for (const auto& t : tasks) {
     Panel panel;
     panel.title = t;
-    panel.x.label = by_state ? "recurrent state size (numbers per sequence)" : "model width";
+    panel.x.label = by_state ? "state size (numbers)" : "model width";
     panel.x.scale = AxisScale::Log2;
     panel.y = {"test accuracy (%)", AxisScale::Linear, false, std::make_pair(0.0, 100.0)};
     for (size_t m = 0; m < models.size(); ++m) {

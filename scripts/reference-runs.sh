@@ -5,7 +5,7 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | synthetic |
-#        synthetic-negative-eigenvalues | all
+#        synthetic-mqar | synthetic-negative-eigenvalues | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
 #    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
@@ -14,6 +14,8 @@
 #    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
 #    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes,
 #    2 jobs: its 544 units are about 15 core-hours, the longest of these runs;
+#    synthetic-mqar: configs/synthetic/mqar-small-vocabulary.json, MQAR (64, 4) at vocabulary 256,
+#    which a CPU's 5,000 training sequences can teach (at 8,192 no mixer learns it), 2 jobs, 136 units;
 #    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
 #    linear recurrences with and without negative eigenvalues on parity and cycle navigation,
 #    1 job, about 17 minutes)
@@ -33,7 +35,8 @@ jobs=
 data_dir=data
 root=results/reference
 build=${BUILD:-build}
-known=(mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-negative-eigenvalues)
+known=(mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-mqar
+       synthetic-negative-eigenvalues)
 runs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,6 +69,8 @@ for run in "${runs[@]}"; do
           --out "$root/lm/ptb-char-linear" ;;
     synthetic) "$build/recurlab_synthetic" --config configs/synthetic/reference-cpu.json "${common[@]}" \
           --out "$root/synthetic/cpu" ;;
+    synthetic-mqar) "$build/recurlab_synthetic" --config configs/synthetic/mqar-small-vocabulary.json \
+          "${common[@]}" --out "$root/synthetic/mqar-small-vocabulary" ;;
     synthetic-negative-eigenvalues) "$build/recurlab_synthetic" \
           --config configs/synthetic/negative-eigenvalues.json "${common[@]}" \
           --out "$root/synthetic/negative-eigenvalues" ;;

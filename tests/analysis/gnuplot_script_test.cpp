@@ -94,6 +94,16 @@ TEST(GnuplotScript, Log2AxisTicksEveryDoubling) {
       << g.script;
 }
 
+TEST(GnuplotScript, Log2AxisOverManyDoublingsLabelsEveryOtherPowerInKilo) {
+  // State sizes from 128 to 65536: ten powers, at most six labels, those from 1024 up as 1k, 2k, ...
+  LineSeries s = line("gla", {128, 1024, 65536}, {10, 20, 30});
+  Axis x;
+  x.scale = AxisScale::Log2;
+  const auto g = gnuplotScript(oneLinePanel(s, x), "log2wide", kFormats);
+  EXPECT_TRUE(contains(g.script, "set xtics ('128' 128, '512' 512, '2k' 2048, '8k' 8192, '32k' 32768)"))
+      << g.script;
+}
+
 TEST(GnuplotScript, EpochAxisHasIntegerTicksOnly) {
   Axis x;
   x.integer_ticks = true;

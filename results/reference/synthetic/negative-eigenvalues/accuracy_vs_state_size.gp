@@ -16,7 +16,7 @@ do for [format in "png pdf"] {
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'cycle' noenhanced font ',12' offset 0,-0.3
-  set xlabel 'recurrent state size (numbers per sequence)' noenhanced
+  set xlabel 'state size (numbers)' noenhanced
   set ylabel 'test accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
   set xrange [111.4304721:588.1335578]
@@ -55,7 +55,7 @@ do for [format in "png pdf"] {
   set border 3 lw 1
   set tics nomirror out scale 0.6
   set title 'parity' noenhanced font ',12' offset 0,-0.3
-  set xlabel 'recurrent state size (numbers per sequence)' noenhanced
+  set xlabel 'state size (numbers)' noenhanced
   set ylabel 'test accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
   set xrange [111.4304721:588.1335578]
