@@ -30,6 +30,10 @@
 # out of git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The whole script is one block that bash reads before it runs any of it, ending in exit: a run
+# takes hours, and bash reads a plain script as it goes, so an edit of this file (a checkout, a
+# new run's case) would otherwise change what a running copy executes next.
+{
 
 jobs=
 data_dir=data
@@ -108,3 +112,5 @@ for run in "${runs[@]}"; do
           "$root"/qa/offline-sru-rescale-seed-{1,2,3} --out "$root/qa/seeds" ;;
   esac
 done
+exit 0
+}
