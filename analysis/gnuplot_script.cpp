@@ -122,7 +122,7 @@ std::string axisCommands(const std::string& name, const Axis& axis, const Range&
       s << "set logscale " << name << " 2\nset " << name << "tics (";
       for (int k = 0; k < powers; k += every) {
         const double t = std::pow(2.0, first + k);
-        const std::string label = t >= 1024 && std::fmod(t, 1024.0) == 0 ? num(t / 1024) + "k" : num(t);
+        const std::string label = t >= 1024 ? num(t / 1024) + "k" : num(t);  // powers of two
         s << (k == 0 ? "" : ", ") << quoted(label) << " " << num(t);
       }
       s << ")\nunset m" << name << "tics\n";

@@ -13,7 +13,7 @@
 #    lm-char: ptb-char-cpu.json, then ptb-char-cpu-continued.json from its kept models;
 #    lm-char-linear: ptb-char-linear-cpu.json, the linear recurrences on the same protocol, 4 jobs;
 #    synthetic: configs/synthetic/reference-cpu.json, the part of the synthetic suite a CPU finishes,
-#    2 jobs: its 544 units are about 15 core-hours, the longest of these runs;
+#    2 jobs: its 544 units took about 9 core-hours;
 #    synthetic-mqar: configs/synthetic/mqar-small-vocabulary.json, MQAR (64, 4) at vocabulary 256,
 #    which a CPU's 5,000 training sequences can teach (at 8,192 no mixer learns it), 2 jobs, 136 units;
 #    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
