@@ -9,136 +9,16 @@
 #include <set>
 
 #include "analysis/report_registry.h"
+#include "analysis/synthetic_cells.h"
+#include "analysis/synthetic_recall_section.h"
 #include "metrics/paired_significance.h"
 
 namespace recurlab::analysis {
 namespace {
 
 using experiments::Hdf5RunLog;
-
-struct Unit {
-  std::string group, task, kind, model, encoder, status;
-  int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
-  int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
-  double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;
-  std::vector<double> sequence_acc;  // per test sequence, at the best epoch
-  std::vector<double> sequence_length;  // per test sequence (absent from older logs)
-};
-
-// One (task, model, width) at its best learning rate.
-struct Cell {
-  std::string task, model, encoder;
-  int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
-  double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
-  std::vector<double> sequence_acc;  // the seeds' test sequences, in seed order
-  std::vector<double> sequence_length;  // their lengths, when every seed logged them
-};
-
-double mean(const std::vector<double>& xs) {
-  double s = 0;
-  for (double x : xs) s += x;
-  return xs.empty() ? NAN : s / static_cast<double>(xs.size());
-}
-
-double standardDeviation(const std::vector<double>& xs) {
-  if (xs.size() < 2) return 0;
-  const double m = mean(xs);
-  double ss = 0;
-  for (double x : xs) ss += (x - m) * (x - m);
-  return std::sqrt(ss / static_cast<double>(xs.size() - 1));
-}
-
-void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Unit>& units) {
-  if (!log.attribute(g, "width")) return;  // not started its training yet
-  Unit u;
-  u.group = g;
-  u.task = log.stringAttribute(g, "task");
-  u.kind = log.stringAttribute(g, "kind");
-  u.model = log.stringAttribute(g, "model");
-  u.encoder = log.stringAttribute(g, "encoder");
-  u.width = log.intAttribute(g, "width");
-  u.lr_index = log.intAttribute(g, "lr_index");
-  u.seed_index = log.intAttribute(g, "seed_index");
-  u.state_size = log.intAttribute(g, "state_size");
-  u.test_length = log.intAttribute(g, "test_length");
-  u.train_length = log.intAttribute(g, "train_length");
-  // Logs written before lengths could vary have every sequence at the length.
-  const auto minimum = [&](const char* name, int64_t length) {
-    return log.attribute(g, name) ? log.intAttribute(g, name) : length;
-  };
-  u.train_min_length = minimum("train_min_length", u.train_length);
-  u.test_min_length = minimum("test_min_length", u.test_length);
-  u.lr = log.doubleAttribute(g, "lr");
-  u.status = log.attribute(g, "status") ? log.stringAttribute(g, "status") : "running";
-  if (u.status != "running") {
-    u.dev = log.doubleAttribute(g, "best_dev_acc");
-    u.test = log.doubleAttribute(g, "test_acc");
-    u.test_exact = log.doubleAttribute(g, "test_exact");
-    u.seconds = log.doubleAttribute(g, "unit_seconds");
-    if (log.exists(g + "/test_sequence_acc")) u.sequence_acc = log.readArray(g + "/test_sequence_acc");
-    if (log.exists(g + "/test_sequence_length"))
-      u.sequence_length = log.readArray(g + "/test_sequence_length");
-  }
-  units.push_back(std::move(u));
-}
-
-// /<task>/<model>/w<width>/lr<i>/seeds/<s>.
-void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
-  for (const auto& t : log.children("/")) {
-    if (!isLogGroup(log, "/" + t)) continue;
-    for (const auto& m : log.children("/" + t))
-      for (const auto& w : log.children("/" + t + "/" + m))
-        for (const auto& lr : log.children("/" + t + "/" + m + "/" + w)) {
-          const std::string seeds = "/" + t + "/" + m + "/" + w + "/" + lr + "/seeds";
-          if (!isLogGroup(log, seeds)) continue;
-          for (const auto& s : log.children(seeds)) readUnit(log, seeds + "/" + s, units);
-        }
-  }
-}
-
-// The finished units of one (task, model, width) at the rate with the best mean dev accuracy.
-Cell bestRateCell(const std::vector<const Unit*>& units) {
-  std::map<int64_t, std::vector<const Unit*>> by_rate;
-  for (const auto* u : units) by_rate[u->lr_index].push_back(u);
-  const std::vector<const Unit*>* best = nullptr;
-  double best_dev = -1;
-  for (const auto& [rate, us] : by_rate) {
-    std::vector<double> devs;
-    for (const auto* u : us) devs.push_back(u->dev);
-    if (mean(devs) > best_dev) best_dev = mean(devs), best = &us;
-  }
-  auto chosen = *best;
-  std::sort(chosen.begin(), chosen.end(),
-            [](const Unit* a, const Unit* b) { return a->seed_index < b->seed_index; });
-  Cell c;
-  const Unit& first = *chosen.front();
-  c.task = first.task, c.model = first.model, c.encoder = first.encoder, c.width = first.width;
-  c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
-  c.seeds = static_cast<int64_t>(chosen.size());
-  std::vector<double> tests, exacts, seconds;
-  bool lengths = true;
-  for (const auto* u : chosen) {
-    tests.push_back(u->test), exacts.push_back(u->test_exact);
-    c.sequence_acc.insert(c.sequence_acc.end(), u->sequence_acc.begin(), u->sequence_acc.end());
-    c.sequence_length.insert(c.sequence_length.end(), u->sequence_length.begin(),
-                             u->sequence_length.end());
-    lengths = lengths && u->sequence_length.size() == u->sequence_acc.size();
-  }
-  if (!lengths) c.sequence_length.clear();
-  for (const auto* u : units) seconds.push_back(u->seconds);
-  c.dev = best_dev, c.test = mean(tests), c.test_std = standardDeviation(tests);
-  c.exact = mean(exacts), c.seconds = mean(seconds);
-  return c;
-}
-
-std::vector<Cell> bestRateCells(const std::vector<Unit>& units) {
-  std::map<std::tuple<std::string, std::string, int64_t>, std::vector<const Unit*>> groups;
-  for (const auto& u : units)
-    if (u.status == "finished") groups[{u.task, u.model, u.width}].push_back(&u);
-  std::vector<Cell> cells;
-  for (const auto& [key, us] : groups) cells.push_back(bestRateCell(us));
-  return cells;
-}
+using Unit = SyntheticUnit;
+using Cell = SyntheticCell;
 
 std::string percent(double x) { return formatFixed(100 * x, 1); }
 
@@ -316,7 +196,7 @@ void writePairedTests(const std::vector<Cell>& cells, Report& report) {
 
 void buildSyntheticReport(const RunReader& run, Report& report) {
   std::vector<Unit> units;
-  run.forEachLog([&](const Hdf5RunLog& log) { readUnits(log, units); });
+  run.forEachLog([&](const Hdf5RunLog& log) { readSyntheticUnits(log, units); });
   report.heading(2, "What each sequence mixer recalls and tracks");
   std::vector<std::string> logged;
   int64_t running = 0;
@@ -333,6 +213,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
   writeWallClockNote(report);
   writeFigures(cells, report);
   writeLengthFigure(cells, report);
+  writeRecallSection(cells, report);
   writePairedTests(cells, report);
   auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
   for (const auto& c : cells)

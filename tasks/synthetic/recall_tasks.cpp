@@ -59,7 +59,8 @@ SyntheticSequence mqarSequence(const std::vector<int64_t>& keys, const std::vect
   const int64_t pairs = static_cast<int64_t>(keys.size());
   require(values.size() == keys.size() && query_slots.size() == keys.size(),
           "mqar: keys, values and query slots differ in number");
-  SyntheticSequence s{std::vector<int64_t>(length, 0), std::vector<int64_t>(length, kNoTarget)};
+  SyntheticSequence s{std::vector<int64_t>(length, 0), std::vector<int64_t>(length, kNoTarget),
+                      std::vector<int64_t>(length, kNoTarget)};
   for (int64_t i = 0; i < pairs; ++i) {
     s.tokens[2 * i] = keys[i];
     s.tokens[2 * i + 1] = values[i];
@@ -67,6 +68,7 @@ SyntheticSequence mqarSequence(const std::vector<int64_t>& keys, const std::vect
     require(at < length, "mqar: a query slot lies beyond the sequence");
     s.tokens[at] = keys[i];
     s.targets[at] = values[i];
+    s.sources[at] = 2 * i + 1;
   }
   return s;
 }
@@ -87,6 +89,7 @@ SyntheticSequence selectiveCopySequence(const std::vector<int64_t>& data,
   const int64_t count = static_cast<int64_t>(data.size());
   require(positions.size() == data.size(), "selective copying: data and positions differ in number");
   SyntheticSequence s{std::vector<int64_t>(length + count, 0),
+                      std::vector<int64_t>(length + count, kNoTarget),
                       std::vector<int64_t>(length + count, kNoTarget)};
   for (int64_t i = 0; i < count; ++i) {
     require(positions[i] < length && (i == 0 || positions[i] > positions[i - 1]),
@@ -94,6 +97,7 @@ SyntheticSequence selectiveCopySequence(const std::vector<int64_t>& data,
     s.tokens[positions[i]] = data[i];
     s.tokens[length + i] = 1;
     s.targets[length + i] = data[i];
+    s.sources[length + i] = positions[i];
   }
   return s;
 }
@@ -115,9 +119,11 @@ SyntheticSequence inductionSequence(std::vector<int64_t> filler, int64_t trigger
   require(trigger_at >= 0 && trigger_at + 2 < length, "induction: the trigger must come before the end");
   filler[trigger_at] = 0;
   filler[trigger_at + 1] = answer;
-  SyntheticSequence s{std::move(filler), std::vector<int64_t>(length, kNoTarget)};
+  SyntheticSequence s{std::move(filler), std::vector<int64_t>(length, kNoTarget),
+                      std::vector<int64_t>(length, kNoTarget)};
   s.tokens.push_back(0);
   s.targets.back() = answer;
+  s.sources.back() = trigger_at + 1;
   return s;
 }
 

@@ -31,6 +31,8 @@ std::vector<double> SequenceScores::perSequenceAccuracy() const {
 
 void SequenceScores::append(const SequenceScores& more) {
   correct.insert(correct.end(), more.correct.begin(), more.correct.end());
+  question_correct.insert(question_correct.end(), more.question_correct.begin(),
+                          more.question_correct.end());
   asked.insert(asked.end(), more.asked.begin(), more.asked.end());
 }
 
@@ -38,9 +40,14 @@ SequenceScores scorePredictions(const torch::Tensor& predictions, const torch::T
   if (predictions.sizes() != targets.sizes() || targets.dim() != 2)
     throw std::invalid_argument("scorePredictions: predictions and targets must both be (N, L)");
   const auto asked_mask = targets.ne(kNoTarget);
-  const auto right = predictions.eq(targets).logical_and(asked_mask).sum(1).to(torch::kCPU);
+  const auto hits = predictions.eq(targets).logical_and(asked_mask);
+  const auto right = hits.sum(1).to(torch::kCPU);
   const auto asked = asked_mask.sum(1).to(torch::kCPU);
+  // Boolean indexing walks the (N, L) mask row-major: row by row, in position order.
+  const auto per_question = hits.index({asked_mask}).to(torch::kCPU, torch::kUInt8).contiguous();
   SequenceScores s;
+  s.question_correct.assign(per_question.data_ptr<uint8_t>(),
+                            per_question.data_ptr<uint8_t>() + per_question.numel());
   for (int64_t i = 0; i < targets.size(0); ++i) {
     s.correct.push_back(right[i].item<int64_t>());
     s.asked.push_back(asked[i].item<int64_t>());

@@ -1,8 +1,8 @@
 #pragma once
 // The synthetic suite's metric: at the positions a task asks about (targets != kNoTarget),
-// whether the prediction is the target. Per sequence, the number asked and answered right;
-// the accuracy over all asked positions (Arora et al. 2023 count MQAR's this way) and the
-// exact-match rate (sequences with every asked position right).
+// whether the prediction is the target: per asked position, and per sequence the number asked
+// and answered right; the accuracy over all asked positions (Arora et al. 2023 count MQAR's
+// this way) and the exact-match rate (sequences with every asked position right).
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -12,6 +12,8 @@ namespace recurlab::experiments {
 
 struct SequenceScores {
   std::vector<int64_t> correct, asked;  // one per sequence
+  // One per asked position, row by row and in position order: 1 where the prediction is right.
+  std::vector<uint8_t> question_correct;
 
   double accuracy() const;    // sum correct / sum asked (0 when nothing was asked)
   double exactMatch() const;  // fraction of sequences with correct == asked

@@ -86,7 +86,7 @@ void appendExpression(std::mt19937_64& rng, int64_t length, std::vector<int64_t>
 }  // namespace
 
 SyntheticSequence labelledString(std::vector<int64_t> symbols, int64_t query_token, int64_t label) {
-  SyntheticSequence s{std::move(symbols), {}};
+  SyntheticSequence s{std::move(symbols), {}, {}};
   s.tokens.push_back(query_token);
   s.targets.assign(s.tokens.size(), kNoTarget);
   s.targets.back() = label;

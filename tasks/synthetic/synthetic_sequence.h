@@ -13,6 +13,10 @@ constexpr int64_t kNoTarget = -1;
 struct SyntheticSequence {
   std::vector<int64_t> tokens;
   std::vector<int64_t> targets;  // the same length; kNoTarget where nothing is asked
+  // Recall tasks only (the answer stands in the input): at each asked position, the position
+  // where its answer was shown, kNoTarget elsewhere. Empty where answers are computed (the
+  // state-tracking tasks).
+  std::vector<int64_t> sources;
 };
 
 }  // namespace recurlab::experiments

@@ -9,6 +9,7 @@
 #include "experiments/kept_model/kept_model.h"
 #include "experiments/search/seed_sequence.h"
 #include "models/registry.h"
+#include "tasks/synthetic/recall_questions.h"
 #include "tasks/synthetic/synthetic_training.h"
 
 namespace recurlab::experiments {
@@ -17,6 +18,20 @@ namespace {
 std::string unitPath(const SyntheticUnitPlace& u) {
   return u.task + "/" + u.model + "/w" + std::to_string(u.width) + "/lr" +
          std::to_string(u.lr_index);
+}
+
+// Recall tasks: each test question's outcome, item and lag (recall_questions.h), for accuracy
+// by the answer's place in the context and by its distance.
+void writeRecallQuestions(UnitContext& ctx, const SyntheticSplit& test, const SequenceScores& scores) {
+  const auto questions = recallQuestions(test);
+  if (questions.empty()) return;
+  const auto write = [&](const std::string& name, std::vector<double> values) {
+    const size_t n = values.size();
+    ctx.log.writeArray(ctx.group + "/" + name, values, {n});
+  };
+  write("test_question_correct", {scores.question_correct.begin(), scores.question_correct.end()});
+  write("test_question_item", {questions.item.begin(), questions.item.end()});
+  write("test_question_lag", {questions.lag.begin(), questions.lag.end()});
 }
 
 }  // namespace
@@ -122,6 +137,7 @@ UnitResult SyntheticTask::runUnit(const Unit& unit, UnitContext& ctx) {
   const auto& lengths = data.test.lengths;
   ctx.log.writeArray(ctx.group + "/test_sequence_length",
                      std::vector<double>(lengths.begin(), lengths.end()), {lengths.size()});
+  writeRecallQuestions(ctx, data.test, scores);
   ctx.log.setAttribute(ctx.group, "test_scores_from", std::string(best ? "best" : "last"));
   r.metrics["unit_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -65,20 +65,27 @@ SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t e
     sequences.push_back(spec.sampleOfLength(rng, lengths.back(), count));
     width = std::max(width, sequences.back().tokens.size());
   }
-  std::vector<int64_t> tokens, targets;
+  // Only the test split is scored per question: train and dev drop the sources.
+  const bool recall = test && !sequences.front().sources.empty();
+  std::vector<int64_t> tokens, targets, sources;
   tokens.reserve(width * sequences.size());
   targets.reserve(width * sequences.size());
+  if (recall) sources.reserve(width * sequences.size());
   for (const auto& s : sequences) {
     const size_t pad = width - s.tokens.size();
     tokens.insert(tokens.end(), s.tokens.begin(), s.tokens.end());
     tokens.insert(tokens.end(), pad, spec.padToken());
     targets.insert(targets.end(), s.targets.begin(), s.targets.end());
     targets.insert(targets.end(), pad, kNoTarget);
+    if (!recall) continue;
+    sources.insert(sources.end(), s.sources.begin(), s.sources.end());
+    sources.insert(sources.end(), pad, kNoTarget);
   }
   auto tensor = [&](std::vector<int64_t>& v) {
     return torch::tensor(v, torch::kInt64).view({examples, static_cast<int64_t>(width)});
   };
-  return {tensor(tokens), tensor(targets), std::move(lengths)};
+  return {tensor(tokens), tensor(targets), std::move(lengths),
+          recall ? tensor(sources) : torch::Tensor()};
 }
 
 }  // namespace

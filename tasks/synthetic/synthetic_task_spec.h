@@ -55,6 +55,9 @@ std::vector<std::string> syntheticTaskKinds();
 struct SyntheticSplit {
   torch::Tensor tokens, targets;
   std::vector<int64_t> lengths;  // each sequence's drawn length (the task's `length`)
+  // The test split of a recall task: (N, L) where each asked position's answer was shown
+  // (SyntheticSequence::sources); undefined for train and dev and the state-tracking tasks.
+  torch::Tensor sources;
   int64_t size() const { return tokens.size(0); }
   int64_t length() const { return tokens.size(1); }
 };

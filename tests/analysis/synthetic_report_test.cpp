@@ -1,9 +1,11 @@
 // The synthetic suite's report from hand-written logs: the learning rate with the best dev
 // accuracy chosen per (task, model, width), each task's lengths listed, and accuracy against
-// the test length drawn, where the test lengths vary, from the per-sequence scores.
+// the test length drawn, where the test lengths vary, from the per-sequence scores; recall
+// accuracy split by item and lag from the per-question outcomes.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -28,6 +30,7 @@ struct UnitSpec {
   int64_t lr_index = 0;
   double dev = 0, test = 0;
   std::vector<double> sequence_acc, sequence_length;  // lengths empty: an older log
+  std::vector<double> question_correct, question_item, question_lag;  // empty: not a recall task
 };
 
 void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
@@ -49,6 +52,10 @@ void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
   log.writeArray(g + "/test_sequence_acc", u.sequence_acc, {u.sequence_acc.size()});
   if (!u.sequence_length.empty())
     log.writeArray(g + "/test_sequence_length", u.sequence_length, {u.sequence_length.size()});
+  for (const auto& [name, values] : {std::pair{"correct", &u.question_correct},
+                                     {"item", &u.question_item}, {"lag", &u.question_lag}})
+    if (!values->empty())
+      log.writeArray(g + "/test_question_" + name, *values, {values->size()});
 }
 
 // The (x, y) points of one series of a figure's .dat file.
@@ -118,6 +125,46 @@ TEST(SyntheticReport, PoolsLengthsIntoBinsAndSkipsLogsWithoutLengths) {
   analyzeRun(older.path().string());
   EXPECT_TRUE(fs::exists(older.path() / "report.md"));
   EXPECT_FALSE(fs::exists(older.path() / "accuracy_vs_length.dat"));
+}
+
+// 45 recall questions: 20 at lag 1, all right; 20 at lag 5, right at item 2 only; 5 at lag 100,
+// wrong, at item 1. By item: 1 10/25, 2 20/20; by lag: 1 100%, 4-7 50%, 64-127 0% (5 questions:
+// too few for the figure, in summary.json).
+TEST(SyntheticReport, SplitsRecallAccuracyByItemAndByLag) {
+  const recurlab::testing::TempRoot temp;
+  UnitSpec u{0, 0.9, 0.5, {1.0}, {}};
+  for (int i = 0; i < 45; ++i) {
+    const double item = i < 40 ? 1 + i % 2 : 1;
+    u.question_item.push_back(item);
+    u.question_lag.push_back(i < 20 ? 1 : i < 40 ? 5 : 100);
+    u.question_correct.push_back(i < 20 || (i < 40 && item == 2) ? 1 : 0);
+  }
+  writeRun(temp.path(), {u});
+  analyzeRun(temp.path().string());
+  const auto by_item = datBlock(fileText(temp.path() / "recall_by_item.dat"), 0);
+  EXPECT_EQ(by_item, (std::vector<std::pair<double, double>>{{1, 40}, {2, 100}}));
+  const auto by_lag = datBlock(fileText(temp.path() / "recall_by_lag.dat"), 0);
+  ASSERT_EQ(by_lag.size(), 2u);
+  EXPECT_NEAR(by_lag[0].first, std::sqrt(2.0) - 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(by_lag[0].second, 100.0);
+  EXPECT_NEAR(by_lag[1].first, 4 * std::sqrt(2.0) - 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(by_lag[1].second, 50.0);
+  const std::string report = fileText(temp.path() / "report.md");
+  EXPECT_NE(report.find("| 8 | lstm | 50.0 | 40.0 | 100.0 |"), std::string::npos) << report;
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  const auto& row = summary.at("synthetic_recall").at(0);
+  EXPECT_DOUBLE_EQ(row.at("acc_by_item").at("1").get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(row.at("acc_by_lag").at("4–7").get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(row.at("acc_by_lag").at("64–127").get<double>(), 0.0);
+}
+
+// A state-tracking run (no questions logged) has no recall section.
+TEST(SyntheticReport, HasNoRecallSectionWithoutQuestions) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.9, 0.5, {1.0}, {}}});
+  analyzeRun(temp.path().string());
+  EXPECT_FALSE(fs::exists(temp.path() / "recall_by_lag.dat"));
+  EXPECT_EQ(fileText(temp.path() / "report.md").find("recall tasks' questions"), std::string::npos);
 }
 
 // A run of many planned units names the first twelve it has not started (in the order of their

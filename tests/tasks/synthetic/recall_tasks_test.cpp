@@ -17,6 +17,8 @@ TEST(SyntheticRecall, MqarSequenceHasItsContextThenKeysAskedAtTheirSlots) {
   const auto s = mqarSequence({3, 1}, {5, 7}, {1, 0}, 8);
   EXPECT_EQ(s.tokens, (std::vector<int64_t>{3, 5, 1, 7, 1, 0, 3, 0}));
   EXPECT_EQ(s.targets, (std::vector<int64_t>{N, N, N, N, 7, N, 5, N}));
+  // Each question names where its value was shown: 7 at position 3, 5 at position 1.
+  EXPECT_EQ(s.sources, (std::vector<int64_t>{N, N, N, N, 3, N, 1, N}));
 }
 
 TEST(SyntheticRecall, SampledMqarAsksEveryKeyOnceForTheValueItCameWith) {
@@ -44,6 +46,8 @@ TEST(SyntheticRecall, SampledMqarAsksEveryKeyOnceForTheValueItCameWith) {
       asked.insert(s.tokens[t]);
     }
     EXPECT_EQ(asked.size(), 4u);
+    for (size_t t = 0; t < 64; ++t)  // a question's source holds its answer
+      EXPECT_EQ(s.sources[t] == N ? N : s.tokens[s.sources[t]], s.targets[t]);
   }
 }
 
@@ -61,12 +65,14 @@ TEST(SyntheticRecall, SelectiveCopyAsksForTheDataTokensInOrderAtTheMarkers) {
   const auto s = selectiveCopySequence({5, 9}, {1, 3}, 5);
   EXPECT_EQ(s.tokens, (std::vector<int64_t>{0, 5, 0, 9, 0, 1, 1}));
   EXPECT_EQ(s.targets, (std::vector<int64_t>{N, N, N, N, N, 5, 9}));
+  EXPECT_EQ(s.sources, (std::vector<int64_t>{N, N, N, N, N, 1, 3}));
 }
 
 TEST(SyntheticRecall, InductionAsksForTheTokenThatFollowedTheTrigger) {
   const auto s = inductionSequence({4, 4, 4, 4, 4}, 1, 7);
   EXPECT_EQ(s.tokens, (std::vector<int64_t>{4, 0, 7, 4, 4, 0}));
   EXPECT_EQ(s.targets, (std::vector<int64_t>{N, N, N, N, N, 7}));
+  EXPECT_EQ(s.sources, (std::vector<int64_t>{N, N, N, N, N, 2}));
 }
 
 TEST(SyntheticRecall, SampledInductionHasTheTriggerTwiceOnly) {

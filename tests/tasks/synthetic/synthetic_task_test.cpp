@@ -1,6 +1,6 @@
 // The synthetic suite on the harness: a tiny run logs, per unit, the accuracies, the state
-// size and the test sequences' scores (the same test data for every model of a seed), and a
-// bad config is refused naming the key.
+// size and the test sequences' scores (the same test data for every model of a seed), a recall
+// task each test question's outcome, and a bad config is refused naming the key.
 #include "tasks/synthetic/synthetic_task.h"
 
 #include <gtest/gtest.h>
@@ -61,10 +61,45 @@ TEST(SyntheticTask, ATinyRunLogsEveryUnitsScoresAndStateSize) {
       EXPECT_DOUBLE_EQ(log.doubleAttribute(unit.group, "test_exact"), acc);
       EXPECT_EQ(log.readArray(unit.group + "/test_sequence_length"), std::vector<double>(20, 5.0));
       EXPECT_EQ(log.stringAttribute(unit.group, "test_scores_from"), "best");
+      EXPECT_FALSE(log.exists(unit.group + "/test_question_item"));  // nothing recalled
     }
     EXPECT_EQ(log.intAttribute("/parity/lstm/w8/lr0/seeds/0", "state_size"), 2 * 8);
     EXPECT_EQ(log.intAttribute("/parity/sru/w8/lr1/seeds/0", "state_size"), 2 * 8);
     EXPECT_DOUBLE_EQ(log.doubleAttribute("/parity/sru/w8/lr1/seeds/0", "lr"), 0.03);
+  });
+  fs::remove_all(root);
+}
+
+TEST(SyntheticTask, ARecallTaskLogsEachTestQuestionsOutcomeItemAndLag) {
+  recurlab::applyThreadCount(1);
+  const auto root = recurlab::testing::perProcessTempPath("recurlab_synthetic_recall_");
+  fs::remove_all(root);
+  auto config = tinyConfig();
+  config["learning_rates"] = {0.01};
+  config["models"] = {{"lstm", {{"encoder", "lstm"}}}};
+  config["tasks"] = {{"mqar", {{"kind", "mqar"}, {"vocabulary", 16}, {"train_length", 12},
+                               {"train_count", 3}, {"train_examples", 32}, {"dev_examples", 8},
+                               {"test_examples", 10}}}};
+  SyntheticTask task(SyntheticConfig::fromJson(config));
+  ASSERT_EQ(task.units().size(), 1u);
+  recurlab::testing::trainInProcess(task, "synthetic", (root / "run").string(), 3,
+                                    [&](const Hdf5RunLog& log) {
+    const std::string g = task.units()[0].group;
+    const auto correct = log.readArray(g + "/test_question_correct");
+    const auto item = log.readArray(g + "/test_question_item");
+    const auto lag = log.readArray(g + "/test_question_lag");
+    ASSERT_EQ(correct.size(), 30u);  // 10 sequences of 3 questions
+    ASSERT_EQ(item.size(), 30u);
+    ASSERT_EQ(lag.size(), 30u);
+    double right = 0;
+    for (size_t i = 0; i < correct.size(); ++i) {
+      right += correct[i];
+      EXPECT_TRUE(correct[i] == 0 || correct[i] == 1);
+      EXPECT_GE(item[i], 1);
+      EXPECT_LE(item[i], 3);
+      EXPECT_GE(lag[i], 1);
+    }
+    EXPECT_NEAR(right / 30, log.doubleAttribute(g, "test_acc"), 1e-12);
   });
   fs::remove_all(root);
 }

@@ -1,0 +1,41 @@
+#pragma once
+// What the synthetic report reads from a `recurlab_synthetic` run: every unit of every log,
+// and per (task, model, width) the finished units at the learning rate with the best mean dev
+// accuracy (a cell), pooled over seeds.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/log/hdf5_run_log.h"
+
+namespace recurlab::analysis {
+
+struct SyntheticUnit {
+  std::string group, task, kind, model, encoder, status;
+  int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
+  int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
+  double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;  // NaN until finished
+  std::vector<double> sequence_acc;     // per test sequence, at the best epoch
+  std::vector<double> sequence_length;  // per test sequence (absent from older logs)
+  // Recall tasks, per test question (absent from older logs): 1 if right, its item and lag
+  // (tasks/synthetic/recall_questions.h).
+  std::vector<double> question_correct, question_item, question_lag;
+};
+
+// One (task, model, width) at its best learning rate.
+struct SyntheticCell {
+  std::string task, model, encoder;
+  int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
+  double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
+  std::vector<double> sequence_acc;     // the seeds' test sequences, in seed order
+  std::vector<double> sequence_length;  // their lengths, when every seed logged them
+  // The seeds' test questions, when every seed logged them.
+  std::vector<double> question_correct, question_item, question_lag;
+};
+
+// The units of /<task>/<model>/w<width>/lr<i>/seeds/<s> that have begun training.
+void readSyntheticUnits(const experiments::Hdf5RunLog& log, std::vector<SyntheticUnit>& units);
+std::vector<SyntheticCell> bestRateCells(const std::vector<SyntheticUnit>& units);
+
+}  // namespace recurlab::analysis
