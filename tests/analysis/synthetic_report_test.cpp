@@ -30,11 +30,19 @@ struct UnitSpec {
   int64_t lr_index = 0;
   double dev = 0, test = 0;
   std::vector<double> sequence_acc, sequence_length;  // lengths empty: an older log
-  std::vector<double> question_correct, question_item, question_lag;  // empty: not a recall task
 };
 
+// A recall task's test questions, per question: right (1) or not, the item asked, the lag.
+struct QuestionSpec {
+  std::vector<double> correct, item, lag;
+};
+
+std::string unitGroup(int64_t lr_index) {
+  return "/parity/lstm/w8/lr" + std::to_string(lr_index) + "/seeds/0";
+}
+
 void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
-  const std::string g = "/parity/lstm/w8/lr" + std::to_string(u.lr_index) + "/seeds/0";
+  const std::string g = unitGroup(u.lr_index);
   log.createGroup(g);
   for (const auto& [k, v] : std::map<std::string, std::string>{
            {"task", "parity"}, {"kind", "parity"}, {"model", "lstm"}, {"encoder", "lstm"},
@@ -52,10 +60,6 @@ void addUnit(Hdf5RunLog& log, const UnitSpec& u) {
   log.writeArray(g + "/test_sequence_acc", u.sequence_acc, {u.sequence_acc.size()});
   if (!u.sequence_length.empty())
     log.writeArray(g + "/test_sequence_length", u.sequence_length, {u.sequence_length.size()});
-  for (const auto& [name, values] : {std::pair{"correct", &u.question_correct},
-                                     {"item", &u.question_item}, {"lag", &u.question_lag}})
-    if (!values->empty())
-      log.writeArray(g + "/test_question_" + name, *values, {values->size()});
 }
 
 // The (x, y) points of one series of a figure's .dat file.
@@ -70,11 +74,18 @@ std::vector<std::pair<double, double>> datBlock(const std::string& text, int blo
   return points;
 }
 
-void writeRun(const fs::path& dir, const std::vector<UnitSpec>& units) {
+// `questions`, when given, are the first unit's.
+void writeRun(const fs::path& dir, const std::vector<UnitSpec>& units,
+              const QuestionSpec* questions = nullptr) {
   Hdf5RunLog log((dir / "log.h5").string(), Hdf5RunLog::Mode::Create);
   log.setAttribute("/", "experiment", std::string("synthetic"));
   log.setAttribute("/", "config", std::string("{}"));
   for (const auto& u : units) addUnit(log, u);
+  if (!questions) return;
+  for (const auto& [name, values] : {std::pair{"correct", &questions->correct},
+                                     {"item", &questions->item}, {"lag", &questions->lag}})
+    log.writeArray(unitGroup(units.front().lr_index) + "/test_question_" + name, *values,
+                   {values->size()});
 }
 
 TEST(SyntheticReport, TakesTheRateOfBestDevAndListsEachTasksLengths) {
@@ -132,14 +143,14 @@ TEST(SyntheticReport, PoolsLengthsIntoBinsAndSkipsLogsWithoutLengths) {
 // too few for the figure, in summary.json).
 TEST(SyntheticReport, SplitsRecallAccuracyByItemAndByLag) {
   const recurlab::testing::TempRoot temp;
-  UnitSpec u{0, 0.9, 0.5, {1.0}, {}};
+  QuestionSpec q;
   for (int i = 0; i < 45; ++i) {
     const double item = i < 40 ? 1 + i % 2 : 1;
-    u.question_item.push_back(item);
-    u.question_lag.push_back(i < 20 ? 1 : i < 40 ? 5 : 100);
-    u.question_correct.push_back(i < 20 || (i < 40 && item == 2) ? 1 : 0);
+    q.item.push_back(item);
+    q.lag.push_back(i < 20 ? 1 : i < 40 ? 5 : 100);
+    q.correct.push_back(i < 20 || (i < 40 && item == 2) ? 1 : 0);
   }
-  writeRun(temp.path(), {u});
+  writeRun(temp.path(), {{0, 0.9, 0.5, {1.0}, {}}}, &q);
   analyzeRun(temp.path().string());
   const auto by_item = datBlock(fileText(temp.path() / "recall_by_item.dat"), 0);
   EXPECT_EQ(by_item, (std::vector<std::pair<double, double>>{{1, 40}, {2, 100}}));
