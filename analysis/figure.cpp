@@ -1,5 +1,6 @@
 #include "analysis/figure.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace recurlab::analysis {
@@ -29,6 +30,12 @@ int gridColumns(size_t panels) {
   // The fewest empty cells; ties go to the wider grid.
   const size_t empty3 = (3 - panels % 3) % 3, empty4 = (4 - panels % 4) % 4;
   return empty4 <= empty3 ? 4 : 3;
+}
+
+int sharedKeyGridHeight(size_t panels) {
+  const size_t columns = static_cast<size_t>(gridColumns(panels));
+  const int rows = static_cast<int>(std::max<size_t>(1, (panels + columns - 1) / columns));
+  return 560 + 300 * (rows - 1);
 }
 
 }  // namespace recurlab::analysis

@@ -94,4 +94,8 @@ struct Figure {
 // empty cells.
 int gridColumns(size_t panels);
 
+// Height in pixels of a figure of n panels in gridColumns(n) columns above one shared key: the
+// default 560 for one row of panels, 300 more for each further row.
+int sharedKeyGridHeight(size_t panels);
+
 }  // namespace recurlab::analysis

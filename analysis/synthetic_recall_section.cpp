@@ -42,8 +42,12 @@ std::map<int64_t, Tally> byLag(const SyntheticCell& c) {
   return tallyBy(c, [&](size_t i) { return static_cast<int64_t>(std::floor(std::log2(c.question_lag[i]))); });
 }
 
-int64_t itemCount(const SyntheticCell& c) {
-  return static_cast<int64_t>(*std::max_element(c.question_item.begin(), c.question_item.end()));
+// The most items any of `cells` asked for (MQAR: its pairs; induction: 1).
+int64_t mostItems(const std::vector<const SyntheticCell*>& cells) {
+  double most = 0;
+  for (const auto* c : cells)
+    most = std::max(most, *std::max_element(c->question_item.begin(), c->question_item.end()));
+  return static_cast<int64_t>(most);
 }
 
 std::string range(int64_t first, int64_t last) {
@@ -53,8 +57,7 @@ std::string range(int64_t first, int64_t last) {
 // One task's table: a row per width and model, a column per item (or per run of items).
 void writeItemTable(const std::string& task, const std::vector<const SyntheticCell*>& cells,
                     Report& report) {
-  int64_t items = 0;
-  for (const auto* c : cells) items = std::max(items, itemCount(*c));
+  const int64_t items = mostItems(cells);
   const int64_t per_column = (items + kItemColumns - 1) / kItemColumns;
   std::vector<std::string> headers = {"width", "model", "test acc"};
   for (int64_t first = 1; first <= items; first += per_column)
@@ -92,7 +95,7 @@ Figure recallFigure(const std::map<std::pair<std::string, int64_t>, std::vector<
   figure.shared_key = true;
   std::map<std::string, int> style_of;  // the same model, the same style in every panel
   for (const auto& [key, cells] : groups) {
-    if (!by_lag && itemCount(*cells.front()) < 2) continue;  // one item: nothing to split
+    if (!by_lag && mostItems(cells) < 2) continue;  // one item: nothing to split
     Panel panel = panelFor(key.first, key.second, by_lag ? "lag (positions back)" : "item asked for");
     if (by_lag) panel.x.scale = AxisScale::Log2;
     panel.x.integer_ticks = !by_lag;
@@ -110,9 +113,7 @@ Figure recallFigure(const std::map<std::pair<std::string, int64_t>, std::vector<
     }
     if (!panel.lines.empty()) figure.panels.push_back(panel);
   }
-  const int columns = gridColumns(figure.panels.size());
-  const int rows = std::max(1, (static_cast<int>(figure.panels.size()) + columns - 1) / columns);
-  figure.height = 560 + 300 * (rows - 1);
+  figure.height = sharedKeyGridHeight(figure.panels.size());
   return figure;
 }
 
@@ -136,9 +137,7 @@ void writeRecallSection(const std::vector<SyntheticCell>& cells, Report& report)
       "chance before it; one whose memory fades with distance loses the long lags first.");
   bool items = false;
   for (const auto& [task, task_cells] : by_task) {
-    int64_t count = 0;
-    for (const auto* c : task_cells) count = std::max(count, itemCount(*c));
-    if (count < 2) continue;  // induction: one answer per sequence
+    if (mostItems(task_cells) < 2) continue;  // induction: one answer per sequence
     writeItemTable(task, task_cells, report);
     items = true;
   }

@@ -70,9 +70,7 @@ Figure accuracyFigure(const std::vector<Cell>& cells, bool by_state) {
     if (std::find(tasks.begin(), tasks.end(), c.task) == tasks.end()) tasks.push_back(c.task);
     if (std::find(models.begin(), models.end(), c.model) == models.end()) models.push_back(c.model);
   }
-  const int columns = gridColumns(tasks.size()), panels = static_cast<int>(tasks.size());
-  const int rows = std::max(1, (panels + columns - 1) / columns);
-  figure.height = 560 + 300 * (rows - 1);  // each further row of panels above the shared key
+  figure.height = sharedKeyGridHeight(tasks.size());
   for (const auto& t : tasks) {
     Panel panel;
     panel.title = t;

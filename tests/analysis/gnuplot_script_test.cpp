@@ -318,5 +318,13 @@ TEST(Figure, GridColumnsLeaveFewEmptyCells) {
   EXPECT_EQ(gridColumns(8), 4);
 }
 
+// One row of panels (1-3, or none) keeps the default height; each further row adds 300 pixels.
+TEST(Figure, SharedKeyGridGrowsByARowOfPanels) {
+  EXPECT_EQ(sharedKeyGridHeight(0), 560);
+  EXPECT_EQ(sharedKeyGridHeight(3), 560);
+  EXPECT_EQ(sharedKeyGridHeight(4), 860);   // 2 x 2
+  EXPECT_EQ(sharedKeyGridHeight(9), 1160);  // 3 x 3
+}
+
 }  // namespace
 }  // namespace recurlab::analysis
