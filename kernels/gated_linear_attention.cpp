@@ -1,6 +1,7 @@
 // Gated linear attention (kernels/gated_linear_attention.h): argument checks, the step, and the
-// chunkwise-parallel form, all as LibTorch operations (matrix products where the chunkwise form
-// has them; autograd gives the backward).
+// chunkwise-parallel form as LibTorch operations (matrix products where the chunkwise form has
+// them; autograd gives the backward), and the autograd node over the fused CPU kernel
+// (kernels/cpu/gated_linear_attention.cpp) that runs the step-by-step form on the CPU.
 #include "kernels/gated_linear_attention.h"
 
 #include <ATen/record_function.h>
@@ -35,8 +36,9 @@ void checkSameAs(const Tensor& t, const char* name, const Tensor& q, c10::IntArr
 // q, k, log_alpha (L, B, H, d_k), v (L, B, H, d_v), s0 (B, H, d_k, d_v), mask_pad (L, B).
 void checkInputs(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& log_alpha,
                  const Tensor& s0, const Tensor& mask_pad, int64_t chunk_length) {
-  TORCH_CHECK(chunk_length >= 0, kName,
-              ": chunk_length must be 0 (step by step) or positive, got ", chunk_length);
+  TORCH_CHECK(chunk_length >= kGlaChunkLengthByDevice, kName,
+              ": chunk_length must be -1 (by device), 0 (step by step) or positive, got ",
+              chunk_length);
   TORCH_CHECK(q.defined() && q.dim() == 4, kName, ": q has shape ",
               q.defined() ? q.sizes() : c10::IntArrayRef{}, ", expected (L, B, H, d_k)");
   TORCH_CHECK(q.is_floating_point(), kName, ": q has dtype ", q.scalar_type(),
@@ -141,6 +143,33 @@ std::vector<Tensor> chunkwise(const Tensor& q, const Tensor& k, const Tensor& v,
   return {o.contiguous(), state};
 }
 
+// The fused CPU kernel under one autograd node: inputs in the compute dtype, pad steps
+// already the identity, s0 defined.
+class GatedLinearAttentionCpuFunction
+    : public torch::autograd::Function<GatedLinearAttentionCpuFunction> {
+ public:
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, Tensor q,
+                                                Tensor k, Tensor v, Tensor g, Tensor s0) {
+    RECORD_FUNCTION("recurlab::gated_linear_attention", std::vector<c10::IValue>());
+    q = q.contiguous();
+    k = k.contiguous();
+    v = v.contiguous();
+    g = g.contiguous();
+    detail::GlaCpuForwardResult res =
+        detail::gatedLinearAttentionCpuForward(q, k, v, g, s0.contiguous());
+    ctx->save_for_backward({q, k, v, g, res.checkpoints});
+    return {res.o, res.last_state};
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    RECORD_FUNCTION("recurlab::gated_linear_attention_backward", std::vector<c10::IValue>());
+    const auto s = ctx->get_saved_variables();
+    return detail::gatedLinearAttentionCpuBackward(grads[0].contiguous(), grads[1].contiguous(),
+                                                   s[0], s[1], s[2], s[3], s[4]);
+  }
+};
+
 }  // namespace
 
 std::vector<Tensor> gatedLinearAttention(const Tensor& q, const Tensor& k, const Tensor& v,
@@ -160,10 +189,15 @@ std::vector<Tensor> gatedLinearAttention(const Tensor& q, const Tensor& k, const
     gc = gc.masked_fill(is_pad, 0);
   }
   const Tensor state0 = s0.defined() ? s0.to(compute) : torch::zeros({B, H, dk, dv}, qc.options());
+  int64_t chunk_length = opt.chunk_length;
+  if (chunk_length == kGlaChunkLengthByDevice)
+    chunk_length = qc.device().is_cpu() ? kGlaStepByStep : kGlaGpuChunkLength;
   std::vector<Tensor> res;
   if (L == 0) {
     res = {torch::zeros({0, B, H, dv}, qc.options()), state0};
-  } else if (opt.chunk_length == kGlaStepByStep) {
+  } else if (chunk_length == kGlaStepByStep && qc.device().is_cpu()) {
+    res = GatedLinearAttentionCpuFunction::apply(qc, kc, vc, gc, state0);
+  } else if (chunk_length == kGlaStepByStep) {
     // One unbind per input rather than indexing each step: one backward node for all steps.
     const std::vector<Tensor> qs = qc.unbind(0), ks = kc.unbind(0), vs = vc.unbind(0),
                               gs = gc.unbind(0);
@@ -177,7 +211,7 @@ std::vector<Tensor> gatedLinearAttention(const Tensor& q, const Tensor& k, const
     }
     res = {torch::stack(outputs), state};
   } else {
-    res = chunkwise(qc, kc, vc, gc, state0, opt.chunk_length);
+    res = chunkwise(qc, kc, vc, gc, state0, chunk_length);
   }
   return {res[0].to(q.scalar_type()), res[1].to(s0.defined() ? s0.scalar_type() : q.scalar_type())};
 }

@@ -152,7 +152,8 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
       "final RMSNorm; keys: layers, hidden, heads "
       "(default 4), expand_k (key width / hidden, 0.5), expand_v (value width / hidden, 1), "
       "gate_rank (the gate's low rank, 16), gate_normalizer (tau in alpha = sigmoid^(1/tau), 16), "
-      "chunk (steps per chunk, 16; 0: step by step), dropout, rnn_dropout",
+      "chunk (steps per chunk; 0: step by step; -1, the default: step by step on the CPU, "
+      "where a fused kernel runs it, chunks of 16 on a GPU), dropout, rnn_dropout",
       [](const nlohmann::json& config, int64_t input_size) -> std::shared_ptr<SequenceEncoder> {
         JsonOptions j(config, "model 'gla'");
         const RecurrentStackOptions s = stackOptions(j);
@@ -163,7 +164,8 @@ void addLinearRecurrenceEncoders(const EncoderSink& add) {
         o.expand_v = j.getDouble("expand_v", 1.0, 0.0, 64.0);
         o.gate_rank = j.getInt("gate_rank", 16, 1, 1 << 16);
         o.gate_normalizer = j.getDouble("gate_normalizer", 16.0, 1e-3, 1e6);
-        o.chunk_length = j.getInt("chunk", kernels::kGlaDefaultChunkLength, 0, 1 << 20);
+        o.chunk_length = j.getInt("chunk", kernels::kGlaChunkLengthByDevice,
+                                  kernels::kGlaChunkLengthByDevice, 1 << 20);
         j.finish();
         return blockStackOf(input_size, s, [o](int64_t in, bool top) {
           GlaBlockOptions block{o, top};

@@ -30,7 +30,9 @@ GlaLayerImpl::GlaLayerImpl(GlaLayerOptions options) : options_(options) {
   TORCH_CHECK(o.gate_rank > 0, "GlaLayer: gate_rank must be positive, got ", o.gate_rank);
   TORCH_CHECK(o.gate_normalizer > 0, "GlaLayer: gate_normalizer must be positive, got ",
               o.gate_normalizer);
-  TORCH_CHECK(o.chunk_length >= 0, "GlaLayer: chunk_length must be >= 0, got ", o.chunk_length);
+  TORCH_CHECK(o.chunk_length >= kernels::kGlaChunkLengthByDevice,
+              "GlaLayer: chunk_length must be -1 (by device), 0 (step by step) or positive, got ",
+              o.chunk_length);
   TORCH_CHECK(o.expand_k > 0 && o.expand_v > 0, "GlaLayer: expand_k and expand_v must be positive, got ",
               o.expand_k, " and ", o.expand_v);
   const int64_t dk = o.keyWidth(), dv = o.valueWidth();

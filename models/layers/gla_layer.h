@@ -36,7 +36,7 @@ struct GlaLayerOptions {
   double expand_v = 1.0;
   int64_t gate_rank = 16;
   double gate_normalizer = 16.0;  // τ
-  int64_t chunk_length = kernels::kGlaDefaultChunkLength;
+  int64_t chunk_length = kernels::kGlaChunkLengthByDevice;
 
   int64_t keyWidth() const;    // d_k over all heads: heads · max(1, round(hidden·expand_k/heads))
   int64_t valueWidth() const;  // d_v over all heads, the same with expand_v

@@ -176,8 +176,10 @@ std::vector<SpeedModelSpec> defaultSpeedModels() {
       {"SRU v1 (linear)", "sru_linear", R"({"layers": 1})"},
       {"RG-LRU", "rg_lru", R"({"layers": 1})"},
       {"HGRN", "hgrn", R"({"layers": 1})"},
+      // By device: the fused step-by-step kernel on the CPU, chunks of 16 on a GPU; beside it
+      // chunks of 16 and the paper's 64 (sized for GPU tensor cores) on any device.
       {"GLA", "gla", R"({"layers": 1})"},
-      // The paper's chunk length, sized for GPU tensor cores, beside the CPU default of 16.
+      {"GLA chunks of 16", "gla", R"({"layers": 1, "chunk": 16})"},
       {"GLA chunks of 64", "gla", R"({"layers": 1, "chunk": 64})"},
   };
 }

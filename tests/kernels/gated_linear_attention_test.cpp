@@ -20,15 +20,17 @@
 //   - the products of its factors and the scalings by decay factors: <= 6;
 //   - its sums: over d_k (the scores, q·S), over a chunk's <= C + 15 steps (scores · V and
 //     K^T V, chunks padded to the secondary chunks' 16) and over the chunks' carries: <= d_k +
-//     2·L + 16.
-// So n = (3·C + 2)·⌈Λ⌉ + 5·L + d_k + 25 for the outputs, with C = L for the step-by-step form
-// (its 2·L is below that). A gradient runs the same products and sums transposed through
-// autograd, and multiplies by the upstream gradient: 2·n + 1.
+//     2·L + 16; the gradients of q, k and log α sum over d_v instead of d_k, so max(d_k, d_v).
+// So n = (3·C + 2)·⌈Λ⌉ + 5·L + max(d_k, d_v) + 25 for the outputs, with C = L for the
+// step-by-step form (its 2·L is below that). A gradient runs the same products and sums
+// transposed (through autograd, or the fused CPU kernel's backward for the step-by-step form),
+// and multiplies by the upstream gradient: 2·n + 1.
 #include "kernels/gated_linear_attention.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -148,7 +150,8 @@ int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length) {
   if (data.inputs[5].defined())
     g = g.masked_fill(data.inputs[5].to(torch::kBool).view({c.L, c.B, 1, 1}), 0);
   const double lambda = g.neg().sum(0).max().item<double>();
-  return (3 * C + 2) * static_cast<int64_t>(std::ceil(lambda)) + 5 * c.L + c.dk + 25;
+  return (3 * C + 2) * static_cast<int64_t>(std::ceil(lambda)) + 5 * c.L + std::max(c.dk, c.dv) +
+         25;
 }
 
 // Every output and gradient of `got` within `results`·γ·M of `exact` (2 for two results each
@@ -234,6 +237,38 @@ TEST(GatedLinearAttention, FloatIsWithinRoundingBoundsOfTheDoubleReference) {
   }
 }
 
+// Step by step on the CPU is the fused kernel under its own autograd node, and its results do
+// not depend on the thread count: each row and head is walked by one thread. L = 37 spans three
+// of the backward's recomputed segments (16, 16, 5 steps).
+TEST(GatedLinearAttention, StepByStepOnTheCpuIsTheFusedKernelForAnyThreadCount) {
+  const Case c{37, 3, 2, 8, 5, true, true};
+  const Data data = makeData(c, 51);
+  std::vector<Tensor> in;
+  for (const Tensor& t : data.inputs)
+    in.push_back(t.defined() && t.is_floating_point() ? t.to(torch::kFloat) : t);
+  for (size_t i = 0; i < 5; ++i) in[i].set_requires_grad(true);
+  const std::vector<Tensor> probe =
+      gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], {kGlaStepByStep});
+  ASSERT_TRUE(probe[0].grad_fn());
+  EXPECT_NE(probe[0].grad_fn()->name().find("GatedLinearAttentionCpuFunction"), std::string::npos)
+      << probe[0].grad_fn()->name();
+  const int threads = at::get_num_threads();
+  std::vector<KernelRun> runs;
+  for (int n : {1, 2, 3}) {
+    at::set_num_threads(n);
+    runs.push_back(runOp(data, torch::kFloat, kGlaStepByStep));
+  }
+  at::set_num_threads(threads);
+  for (size_t r = 1; r < runs.size(); ++r) {
+    for (size_t i = 0; i < runs[0].outputs.size(); ++i)
+      EXPECT_TRUE(torch::equal(runs[r].outputs[i], runs[0].outputs[i]))
+          << "output " << i << " at " << r + 1 << " threads";
+    for (size_t i = 0; i < 5; ++i)
+      EXPECT_TRUE(torch::equal(runs[r].grads[i], runs[0].grads[i]))
+          << "gradient " << i << " at " << r + 1 << " threads";
+  }
+}
+
 // A batch of right-padded sequences equals each sequence run alone (its real steps only): the
 // outputs at real steps, zeros at pad steps, and the state after the last real step.
 TEST(GatedLinearAttention, PaddedBatchEqualsEachSequenceAlone) {
@@ -313,7 +348,7 @@ TEST(GatedLinearAttention, EmptySequenceKeepsTheState) {
   const Data data = makeData({0, 2, 1, 3, 2, true, false}, 43);
   const auto& in = data.inputs;
   const std::vector<Tensor> res =
-      gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], {}, {kGlaDefaultChunkLength});
+      gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], {}, {kGlaGpuChunkLength});
   EXPECT_EQ(res[0].sizes(), c10::IntArrayRef({0, 2, 1, 2}));
   EXPECT_TRUE(torch::equal(res[1], in[4]));
 }
@@ -341,7 +376,7 @@ TEST(GatedLinearAttention, ChecksItsInputsAndNamesWhatIsWrong) {
   EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4], in[5].slice(0, 0, 2), 4))
                 .find("mask_pad has shape"),
             std::string::npos);
-  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4], in[5], -1)).find("chunk_length"),
+  EXPECT_NE(errorMessageOf(run(in[0], in[1], in[2], in[3], in[4], in[5], -2)).find("chunk_length"),
             std::string::npos);
 }
 

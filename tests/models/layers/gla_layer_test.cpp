@@ -109,10 +109,12 @@ TEST_P(GlaLayerEquations, MatchThePapersEquationsInDouble) {
   testing::expectSameOutputsAndGradients(outputs, want_states, leaves, 1e-10);
 }
 
-// Step by step; chunks of 1, 2, 4 (not dividing L = 9), L, and longer than L.
-INSTANTIATE_TEST_SUITE_P(Chunks, GlaLayerEquations, ::testing::Values(0, 1, 2, 4, 9, 64),
+// By device (on the CPU the fused step-by-step kernel); step by step; chunks of 1, 2, 4 (not
+// dividing L = 9), L, and longer than L.
+INSTANTIATE_TEST_SUITE_P(Chunks, GlaLayerEquations, ::testing::Values(-1, 0, 1, 2, 4, 9, 64),
                          [](const ::testing::TestParamInfo<int>& info) {
-                           return "chunk" + std::to_string(info.param);
+                           return info.param < 0 ? std::string("by_device")
+                                                 : "chunk" + std::to_string(info.param);
                          });
 
 // Any width gives whole heads: hidden 6 with 4 heads has keys of round(6·0.5/4) = 1 unit per
@@ -129,7 +131,7 @@ TEST(GlaLayerOptions, BadOptionsNameTheProblem) {
   for (const auto& [config, text] : std::vector<std::pair<nlohmann::json, std::string>>{
            {{{"heads", 0}}, "heads"},
            {{{"expand_k", 0.0}}, "expand_k"},
-           {{{"chunk", -1}}, "chunk"},
+           {{{"chunk", -2}}, "chunk"},
            {{{"gate_rank", 0}}, "gate_rank"},
            {{{"heads", 2}, {"bidirectional", true}}, "bidirectional"}}) {
     try {
