@@ -8,17 +8,11 @@
 #include <sstream>
 
 #include "analysis/report_registry.h"
+#include "analysis/sample_statistics.h"
 
 namespace recurlab::analysis {
 
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 double smallest(const std::vector<double>& v) {
   return v.empty() ? std::nan("") : *std::min_element(v.begin(), v.end());

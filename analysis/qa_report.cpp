@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/report_registry.h"
+#include "analysis/sample_statistics.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -19,13 +20,6 @@ struct QaUnit {
   double rnn_cpu_seconds = NAN, train_cpu_seconds = NAN;  // absent in logs before these columns
   experiments::Table curve;
 };
-
-double mean(const std::vector<double>& xs) {
-  if (xs.empty()) return NAN;
-  double s = 0;
-  for (double x : xs) s += x;
-  return s / static_cast<double>(xs.size());
-}
 
 double meanIfPresent(const experiments::Table& t, const std::string& column) {
   for (const auto& c : t.columns)

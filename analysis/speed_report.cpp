@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "analysis/report_registry.h"
+#include "analysis/sample_statistics.h"
 
 namespace recurlab::analysis {
 
@@ -20,13 +21,6 @@ struct Timings {
   std::map<Key, std::map<int, std::map<int, double>>> seconds;  // shape -> model -> repeat -> s
   std::map<Key, std::map<int, double>> kernel_bytes;
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return std::nan("");

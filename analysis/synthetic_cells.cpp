@@ -5,17 +5,12 @@
 #include <tuple>
 
 #include "analysis/run_reader.h"
+#include "analysis/sample_statistics.h"
 
 namespace recurlab::analysis {
 namespace {
 
 using experiments::Hdf5RunLog;
-
-double mean(const std::vector<double>& xs) {
-  double s = 0;
-  for (double x : xs) s += x;
-  return xs.empty() ? NAN : s / static_cast<double>(xs.size());
-}
 
 double standardDeviation(const std::vector<double>& xs) {
   if (xs.size() < 2) return 0;
