@@ -13,6 +13,7 @@
 #include "analysis/report.h"
 #include "analysis/report_registry.h"
 #include "analysis/run_reader.h"
+#include "analysis/sample_statistics.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -146,9 +147,7 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs) {
       row.runs.push_back(r.run);
     }
   for (auto& [key, row] : rows) {
-    double sum = 0;
-    for (double x : row.values) sum += x;
-    row.mean = sum / static_cast<double>(row.values.size());
+    row.mean = mean(row.values);
     row.std = sampleStd(row.values, row.mean);
     c.rows.push_back(row);
   }
