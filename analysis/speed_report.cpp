@@ -153,22 +153,26 @@ void mainSizesSection(const SpeedRun& speed, Report& report) {
   for (const auto& [key, by_model] : tm.seconds) {
     if (std::get<0>(key) != 0) continue;
     report.heading(3, shapeName(key));
-    ReportTable t({{"model", ReportTable::Align::Left},
-                   // No "best" mark: the SRU's parts (matmuls, kernel) are not models.
-                   {"median ms"},
-                   {"10-90% ms"},
-                   {"× SRU"}});
+    // No "best" mark: the SRU's parts (matmuls, kernel) are not models. No ratio column
+    // where the SRU was not timed.
+    const bool beside_sru = sru >= 0 && by_model.count(sru);
+    std::vector<ReportTable::Column> columns = {
+        {"model", ReportTable::Align::Left}, {"median ms"}, {"10-90% ms"}};
+    if (beside_sru) columns.push_back({"× SRU"});
+    ReportTable t(columns);
     nlohmann::json shape_summary = {{"length", std::get<1>(key)},
                                     {"hidden", std::get<2>(key)},
                                     {"batch", std::get<3>(key)}};
     for (const auto& [m, reps] : by_model) {
       const auto v = values(reps);
-      const double ratio = (sru >= 0 && by_model.count(sru)) ? pairedRatio(reps, by_model.at(sru))
-                                                             : std::nan("");
-      t.addRow({labels[m], {formatNumber(median(v) * 1e3, 4), median(v) * 1e3},
-                formatNumber(quantile(v, 0.1) * 1e3, 3) + " – " +
-                    formatNumber(quantile(v, 0.9) * 1e3, 3),
-                {formatNumber(ratio, 3), ratio}});
+      std::vector<ReportTable::Cell> row = {
+          labels[m], {formatNumber(median(v) * 1e3, 4), median(v) * 1e3},
+          formatNumber(quantile(v, 0.1) * 1e3, 3) + " – " + formatNumber(quantile(v, 0.9) * 1e3, 3)};
+      if (beside_sru) {
+        const double ratio = pairedRatio(reps, by_model.at(sru));
+        row.push_back({formatNumber(ratio, 3), ratio});
+      }
+      t.addRow(row);
       shape_summary["median_ms"][labels[m]] = median(v) * 1e3;
     }
     report.terminalTable("Forward + backward ms per layer at " + shapeName(key), t);

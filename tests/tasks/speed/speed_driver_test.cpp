@@ -82,5 +82,27 @@ TEST(RecurlabSpeed, RerunIntoTheSameFolderAddsNoRowsAndAnotherConfigIsRefused) {
   fs::remove_all(root);
 }
 
+// Timed without the SRU, the tables have no "× SRU" column (it printed nan in every row).
+TEST(RecurlabSpeed, WithoutTheSruTheReportHasNoRatioToIt) {
+  const std::string program = recurlab::testing::siblingBinary("recurlab_speed");
+  ASSERT_TRUE(fs::exists(program)) << program << " is not built";
+  const fs::path root = recurlab::testing::perProcessTempPath("recurlab_speed_no_sru_");
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const std::string out = (root / "run").string(), output = (root / "output.txt").string();
+  ASSERT_EQ(recurlab::testing::runChild(program, {"--sizes", "8x16", "--no-sweeps", "--repeats",
+                                                  "2", "--warmup", "0", "--models", "lstm,qrnn",
+                                                  "--threads", "1", "--out", out},
+                                        "", -1, output).exit_code, 0)
+      << "see " << output;
+  std::ifstream in(out + "/report.md");
+  std::stringstream report;
+  report << in.rdbuf();
+  ASSERT_NE(report.str().find("| QRNN (window 2) |"), std::string::npos) << report.str();
+  EXPECT_EQ(report.str().find("× SRU"), std::string::npos) << report.str();
+  EXPECT_EQ(report.str().find("nan"), std::string::npos) << report.str();
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace recurlab::experiments
