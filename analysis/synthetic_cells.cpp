@@ -56,6 +56,7 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Synthetic
     u.question_correct = arrayIfLogged(log, g + "/test_question_correct");
     u.question_item = arrayIfLogged(log, g + "/test_question_item");
     u.question_lag = arrayIfLogged(log, g + "/test_question_lag");
+    u.question_answered_item = arrayIfLogged(log, g + "/test_question_answered_item");
   }
   units.push_back(std::move(u));
 }
@@ -85,7 +86,7 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
   c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
   c.seeds = static_cast<int64_t>(chosen.size());
   std::vector<double> tests, exacts, seconds;
-  bool lengths = true, questions = true;
+  bool lengths = true, questions = true, answers = true;
   for (const auto* u : chosen) {
     tests.push_back(u->test), exacts.push_back(u->test_exact);
     append(c.sequence_acc, u->sequence_acc);
@@ -93,13 +94,16 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
     append(c.question_correct, u->question_correct);
     append(c.question_item, u->question_item);
     append(c.question_lag, u->question_lag);
+    append(c.question_answered_item, u->question_answered_item);
     lengths = lengths && u->sequence_length.size() == u->sequence_acc.size();
     questions = questions && !u->question_correct.empty() &&
                 u->question_item.size() == u->question_correct.size() &&
                 u->question_lag.size() == u->question_correct.size();
+    answers = answers && u->question_answered_item.size() == u->question_correct.size();
   }
   if (!lengths) c.sequence_length.clear();
   if (!questions) c.question_correct.clear(), c.question_item.clear(), c.question_lag.clear();
+  if (!questions || !answers) c.question_answered_item.clear();
   for (const auto* u : units) seconds.push_back(u->seconds);
   c.dev = best_dev, c.test = mean(tests), c.test_std = standardDeviation(tests);
   c.exact = mean(exacts), c.seconds = mean(seconds);

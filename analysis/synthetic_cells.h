@@ -19,8 +19,9 @@ struct SyntheticUnit {
   std::vector<double> sequence_acc;     // per test sequence, at the best epoch
   std::vector<double> sequence_length;  // per test sequence (absent from older logs)
   // Recall tasks, per test question (absent from older logs): 1 if right, its item and lag
-  // (tasks/synthetic/recall_questions.h).
-  std::vector<double> question_correct, question_item, question_lag;
+  // (tasks/synthetic/recall_questions.h), and the item its answer named (0: none of the
+  // sequence's answers; absent from logs older still).
+  std::vector<double> question_correct, question_item, question_lag, question_answered_item;
 };
 
 // One (task, model, width) at its best learning rate.
@@ -30,8 +31,8 @@ struct SyntheticCell {
   double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
   std::vector<double> sequence_acc;     // the seeds' test sequences, in seed order
   std::vector<double> sequence_length;  // their lengths, when every seed logged them
-  // The seeds' test questions, when every seed logged them.
-  std::vector<double> question_correct, question_item, question_lag;
+  // The seeds' test questions, when every seed logged them; the answered items likewise.
+  std::vector<double> question_correct, question_item, question_lag, question_answered_item;
 };
 
 // The units of /<task>/<model>/w<width>/lr<i>/seeds/<s> that have begun training.

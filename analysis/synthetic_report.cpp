@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/report_registry.h"
+#include "analysis/synthetic_answers_section.h"
 #include "analysis/synthetic_cells.h"
 #include "analysis/synthetic_recall_section.h"
 #include "metrics/paired_significance.h"
@@ -212,6 +213,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
   writeFigures(cells, report);
   writeLengthFigure(cells, report);
   writeRecallSection(cells, report);
+  writeAnswersSection(cells, report);
   writePairedTests(cells, report);
   auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
   for (const auto& c : cells)

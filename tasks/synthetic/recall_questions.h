@@ -21,4 +21,12 @@ struct RecallQuestions {
 // Empty for a split without sources (the state-tracking tasks).
 RecallQuestions recallQuestions(const SyntheticSplit& split);
 
+// What each answer given was, as an item: for `predictions` (one per asked position, in the
+// order above), the item of the sequence's shown answer the prediction equals, 0 where it is
+// none of them. A right answer is its question's own item; a wrong answer that is another
+// pair's value (a binding error) is that pair's item, the earliest where tokens repeat
+// (selective copying; MQAR's values in a sequence are distinct). Empty without sources.
+std::vector<int64_t> answeredItems(const SyntheticSplit& split,
+                                   const std::vector<int64_t>& predictions);
+
 }  // namespace recurlab::experiments

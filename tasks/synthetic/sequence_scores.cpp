@@ -33,6 +33,8 @@ void SequenceScores::append(const SequenceScores& more) {
   correct.insert(correct.end(), more.correct.begin(), more.correct.end());
   question_correct.insert(question_correct.end(), more.question_correct.begin(),
                           more.question_correct.end());
+  question_prediction.insert(question_prediction.end(), more.question_prediction.begin(),
+                             more.question_prediction.end());
   asked.insert(asked.end(), more.asked.begin(), more.asked.end());
 }
 
@@ -45,9 +47,12 @@ SequenceScores scorePredictions(const torch::Tensor& predictions, const torch::T
   const auto asked = asked_mask.sum(1).to(torch::kCPU);
   // Boolean indexing walks the (N, L) mask row-major: row by row, in position order.
   const auto per_question = hits.index({asked_mask}).to(torch::kCPU, torch::kUInt8).contiguous();
+  const auto predicted = predictions.index({asked_mask}).to(torch::kCPU, torch::kLong).contiguous();
   SequenceScores s;
   s.question_correct.assign(per_question.data_ptr<uint8_t>(),
                             per_question.data_ptr<uint8_t>() + per_question.numel());
+  s.question_prediction.assign(predicted.data_ptr<int64_t>(),
+                               predicted.data_ptr<int64_t>() + predicted.numel());
   for (int64_t i = 0; i < targets.size(0); ++i) {
     s.correct.push_back(right[i].item<int64_t>());
     s.asked.push_back(asked[i].item<int64_t>());

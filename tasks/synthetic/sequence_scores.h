@@ -14,6 +14,8 @@ struct SequenceScores {
   std::vector<int64_t> correct, asked;  // one per sequence
   // One per asked position, row by row and in position order: 1 where the prediction is right.
   std::vector<uint8_t> question_correct;
+  // The prediction at each asked position, in the same order: what a wrong answer was.
+  std::vector<int64_t> question_prediction;
 
   double accuracy() const;    // sum correct / sum asked (0 when nothing was asked)
   double exactMatch() const;  // fraction of sequences with correct == asked

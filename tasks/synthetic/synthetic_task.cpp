@@ -21,7 +21,8 @@ std::string unitPath(const SyntheticUnitPlace& u) {
 }
 
 // Recall tasks: each test question's outcome, item and lag (recall_questions.h), for accuracy
-// by the answer's place in the context and by its distance.
+// by the answer's place in the context and by its distance, and the item its answer named (a
+// wrong answer that is another pair's value, or none of the sequence's answers).
 void writeRecallQuestions(UnitContext& ctx, const SyntheticSplit& test, const SequenceScores& scores) {
   const auto questions = recallQuestions(test);
   if (questions.empty()) return;
@@ -32,6 +33,8 @@ void writeRecallQuestions(UnitContext& ctx, const SyntheticSplit& test, const Se
   write("test_question_correct", {scores.question_correct.begin(), scores.question_correct.end()});
   write("test_question_item", {questions.item.begin(), questions.item.end()});
   write("test_question_lag", {questions.lag.begin(), questions.lag.end()});
+  const auto answered = answeredItems(test, scores.question_prediction);
+  write("test_question_answered_item", {answered.begin(), answered.end()});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -32,9 +33,10 @@ struct UnitSpec {
   std::vector<double> sequence_acc, sequence_length;  // lengths empty: an older log
 };
 
-// A recall task's test questions, per question: right (1) or not, the item asked, the lag.
+// A recall task's test questions, per question: right (1) or not, the item asked, the lag,
+// the item the answer named (empty: an older log without it).
 struct QuestionSpec {
-  std::vector<double> correct, item, lag;
+  std::vector<double> correct, item, lag, answered_item;
 };
 
 std::string unitGroup(int64_t lr_index) {
@@ -86,6 +88,9 @@ void writeRun(const fs::path& dir, const std::vector<UnitSpec>& units,
                                      {"item", &questions->item}, {"lag", &questions->lag}})
     log.writeArray(unitGroup(units.front().lr_index) + "/test_question_" + name, *values,
                    {values->size()});
+  if (!questions->answered_item.empty())
+    log.writeArray(unitGroup(units.front().lr_index) + "/test_question_answered_item",
+                   questions->answered_item, {questions->answered_item.size()});
 }
 
 TEST(SyntheticReport, TakesTheRateOfBestDevAndListsEachTasksLengths) {
@@ -167,6 +172,44 @@ TEST(SyntheticReport, SplitsRecallAccuracyByItemAndByLag) {
   EXPECT_DOUBLE_EQ(row.at("acc_by_item").at("1").get<double>(), 0.4);
   EXPECT_DOUBLE_EQ(row.at("acc_by_lag").at("4–7").get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(row.at("acc_by_lag").at("64–127").get<double>(), 0.0);
+}
+
+// Ten questions about two items: 4 right, 4 named the other item's answer, 2 named none of
+// the sequence's answers: 40%, 40%, 20%, and right on 4 of the 8 that named an answer (50%).
+// Without the answered items (an older log) the part is left out.
+TEST(SyntheticReport, SplitsRecallAnswersIntoRightAnotherAnswerOfTheSequenceAndNone) {
+  const recurlab::testing::TempRoot temp;
+  QuestionSpec q;
+  for (int i = 0; i < 10; ++i) {
+    const double item = 1 + i % 2;
+    q.item.push_back(item);
+    q.lag.push_back(3);
+    q.correct.push_back(i < 4 ? 1 : 0);
+    q.answered_item.push_back(i < 4 ? item : i < 8 ? 3 - item : 0);
+  }
+  writeRun(temp.path(), {{0, 0.9, 0.4, {1.0}, {}}}, &q);
+  analyzeRun(temp.path().string());
+  const std::string report = fileText(temp.path() / "report.md");
+  EXPECT_NE(report.find("| 8 | lstm | 40.0 | 40.0 | 20.0 | 50.0 |"), std::string::npos) << report;
+  const auto bars = recurlab::testing::dataBlock(fileText(temp.path() / "recall_answers.dat"), 0);
+  ASSERT_EQ(bars.size(), 1u);  // one model: one category of three bars (value, error) each
+  std::istringstream fields(bars[0]);
+  std::vector<std::string> field{std::istream_iterator<std::string>(fields), {}};
+  ASSERT_EQ(field.size(), 8u) << bars[0];
+  EXPECT_EQ(field[1], "\"lstm\"");
+  EXPECT_EQ(std::vector<std::string>({field[2], field[4], field[6]}),
+            std::vector<std::string>({"40", "40", "20"})) << bars[0];
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  const auto& row = summary.at("synthetic_recall_answers").at(0);
+  EXPECT_DOUBLE_EQ(row.at("another_answer").get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(row.at("none_of_its_answers").get<double>(), 0.2);
+
+  const recurlab::testing::TempRoot older;
+  q.answered_item.clear();
+  writeRun(older.path(), {{0, 0.9, 0.4, {1.0}, {}}}, &q);
+  analyzeRun(older.path().string());
+  EXPECT_NE(fileText(older.path() / "report.md").find("recall tasks' questions"), std::string::npos);
+  EXPECT_FALSE(fs::exists(older.path() / "recall_answers.dat"));
 }
 
 // A state-tracking run (no questions logged) has no recall section.

@@ -30,6 +30,23 @@ TEST(RecallQuestions, ItemIsTheAnswersPlaceAmongThoseShownAndLagItsDistance) {
   EXPECT_EQ(q.lag, (std::vector<int64_t>{1, 5, 7}));
 }
 
+TEST(RecallQuestions, AnAnswerNamesTheItemOfTheShownAnswerItEqualsOrNone) {
+  // Row 0: MQAR with values 5, 7 (items 1, 2), asked for 7 then 5; row 1 selective copying of
+  // 4, 4, 6 (items 1-3, two alike), asked for each in turn.
+  SyntheticSplit split;
+  split.tokens = longs({3, 5, 1, 7, 1, 3, /**/ 4, 4, 6, 1, 1, 1}, 2);
+  split.targets = longs({N, N, N, N, 7, 5, /**/ N, N, N, 4, 4, 6}, 2);
+  split.sources = longs({N, N, N, N, 3, 1, /**/ N, N, N, 0, 1, 2}, 2);
+  // Right (item 2); 7 for 5, the other pair's value (item 2); right on the first 4 (item 1); 6
+  // for the second 4 (item 3); a 4 for the 6 (the earliest 4: item 1).
+  EXPECT_EQ(answeredItems(split, {7, 7, 4, 6, 4}), (std::vector<int64_t>{2, 2, 1, 3, 1}));
+  // Right twice; 9, shown nowhere (0); right on the second 4 (its own item 2, not the earliest
+  // 4's 1); 3, a key of row 0 but none of row 1's answers (0).
+  EXPECT_EQ(answeredItems(split, {7, 5, 9, 4, 3}), (std::vector<int64_t>{2, 1, 0, 2, 0}));
+  EXPECT_THROW(answeredItems(split, {7, 5, 9}), std::invalid_argument);
+  EXPECT_THROW(answeredItems(split, {7, 5, 9, 4, 3, 1}), std::invalid_argument);
+}
+
 TEST(RecallQuestions, EveryRecallTasksSampledQuestionsPointBackToTheirAnswer) {
   for (const std::string kind : {"mqar", "selective_copy", "induction"}) {
     SCOPED_TRACE(kind);

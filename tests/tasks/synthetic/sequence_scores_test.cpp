@@ -56,9 +56,11 @@ TEST(SyntheticScores, AccuracyCountsAskedPositionsExactMatchCountsSequences) {
   EXPECT_DOUBLE_EQ(s.exactMatch(), 0.5);
   EXPECT_EQ(s.perSequenceAccuracy(), (std::vector<double>{1.0, 0.5}));
   EXPECT_EQ(s.question_correct, (std::vector<uint8_t>{1, 1, 1, 0}));  // row by row
+  EXPECT_EQ(s.question_prediction, (std::vector<int64_t>{3, 4, 5, 2}));
   auto both = s;
   both.append(scorePredictions(longs({3, 0}, 1), longs({3, N}, 1)));
   EXPECT_EQ(both.question_correct, (std::vector<uint8_t>{1, 1, 1, 0, 1}));
+  EXPECT_EQ(both.question_prediction, (std::vector<int64_t>{3, 4, 5, 2, 3}));
   EXPECT_EQ(both.asked, (std::vector<int64_t>{2, 2, 1}));
 }
 

@@ -70,7 +70,7 @@ TEST(SyntheticTask, ATinyRunLogsEveryUnitsScoresAndStateSize) {
   fs::remove_all(root);
 }
 
-TEST(SyntheticTask, ARecallTaskLogsEachTestQuestionsOutcomeItemAndLag) {
+TEST(SyntheticTask, ARecallTaskLogsEachTestQuestionsOutcomeItemLagAndTheItemItsAnswerNamed) {
   recurlab::applyThreadCount(1);
   const auto root = recurlab::testing::perProcessTempPath("recurlab_synthetic_recall_");
   fs::remove_all(root);
@@ -88,9 +88,11 @@ TEST(SyntheticTask, ARecallTaskLogsEachTestQuestionsOutcomeItemAndLag) {
     const auto correct = log.readArray(g + "/test_question_correct");
     const auto item = log.readArray(g + "/test_question_item");
     const auto lag = log.readArray(g + "/test_question_lag");
+    const auto answered = log.readArray(g + "/test_question_answered_item");
     ASSERT_EQ(correct.size(), 30u);  // 10 sequences of 3 questions
     ASSERT_EQ(item.size(), 30u);
     ASSERT_EQ(lag.size(), 30u);
+    ASSERT_EQ(answered.size(), 30u);
     double right = 0;
     for (size_t i = 0; i < correct.size(); ++i) {
       right += correct[i];
@@ -98,6 +100,9 @@ TEST(SyntheticTask, ARecallTaskLogsEachTestQuestionsOutcomeItemAndLag) {
       EXPECT_GE(item[i], 1);
       EXPECT_LE(item[i], 3);
       EXPECT_GE(lag[i], 1);
+      // Right: its own item; wrong: another item or none of the shown answers (0).
+      if (correct[i] == 1) EXPECT_EQ(answered[i], item[i]);
+      else EXPECT_TRUE(answered[i] != item[i] && answered[i] >= 0 && answered[i] <= 3);
     }
     EXPECT_NEAR(right / 30, log.doubleAttribute(g, "test_acc"), 1e-12);
   });
