@@ -195,7 +195,7 @@ std::vector<Tensor> gatedLinearAttention(const Tensor& q, const Tensor& k, const
   std::vector<Tensor> res;
   if (L == 0) {
     res = {torch::zeros({0, B, H, dv}, qc.options()), state0};
-  } else if (chunk_length == kGlaStepByStep && qc.device().is_cpu()) {
+  } else if (chunk_length == kGlaStepByStep && qc.device().is_cpu() && opt.fused_cpu_kernel) {
     res = GatedLinearAttentionCpuFunction::apply(qc, kc, vc, gc, state0);
   } else if (chunk_length == kGlaStepByStep) {
     // One unbind per input rather than indexing each step: one backward node for all steps.

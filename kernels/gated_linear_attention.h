@@ -66,6 +66,9 @@ constexpr int64_t kGlaCheckpointSteps = 16;
 
 struct GatedLinearAttentionOptions {
   int64_t chunk_length = kGlaChunkLengthByDevice;
+  // Step by step on the CPU: the fused kernel; false runs the LibTorch step loop that every
+  // other device runs, so that a CPU test covers that loop too.
+  bool fused_cpu_kernel = true;
 };
 
 // Differentiable. Returns {o (L, B, H, d_v), last state (B, H, d_k, d_v)}: the state after each

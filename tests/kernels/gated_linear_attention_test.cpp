@@ -1,6 +1,7 @@
 // Gated linear attention (kernels/gated_linear_attention.h) against its naive step-by-step
 // reference (tests/support/naive_recurrences.h): in double, outputs and every gradient (autograd
-// on the naive form) for the step-by-step form and every chunk length; by finite differences;
+// on the naive form) for the step-by-step form (the fused CPU kernel, and the LibTorch step
+// loop that other devices run) and every chunk length; by finite differences;
 // in float, element by element within bounds derived from the unit roundoff; a padded batch
 // equal to each sequence alone; the step function and segments equal to the whole sequence.
 //
@@ -87,13 +88,20 @@ Data makeData(const Case& c, uint64_t seed) {
 
 const std::vector<bool> kDifferentiable = {true, true, true, true, true, false};
 
-KernelRun runOp(const Data& data, torch::Dtype dtype, int64_t chunk_length) {
+KernelRun runOp(const Data& data, torch::Dtype dtype, const GatedLinearAttentionOptions& options) {
   return runKernel(
       [&](const std::vector<Tensor>& in) {
-        return gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], {chunk_length});
+        return gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], options);
       },
       data.inputs, kDifferentiable, data.grad_outputs, kCpu, dtype);
 }
+
+KernelRun runOp(const Data& data, torch::Dtype dtype, int64_t chunk_length) {
+  return runOp(data, dtype, GatedLinearAttentionOptions{chunk_length});
+}
+
+// Step by step through LibTorch ops and autograd, as off the CPU, instead of the fused kernel.
+const GatedLinearAttentionOptions kLibTorchSteps{kGlaStepByStep, false};
 
 KernelRun runReference(const Data& data) {
   return runKernel(
@@ -188,11 +196,15 @@ TEST(GatedLinearAttention, MatchesTheStepByStepReferenceInDoubleForEveryChunkLen
     for (int64_t chunk : chunkLengths(c.L))
       recurlab::testing::expectRunsClose(runOp(data, torch::kDouble, chunk), want, 1e-11,
                                          c.name() + " chunk " + std::to_string(chunk));
+    recurlab::testing::expectRunsClose(runOp(data, torch::kDouble, kLibTorchSteps), want, 1e-11,
+                                       c.name() + " LibTorch steps");
   }
 }
 
 TEST(GatedLinearAttention, GradientsMatchFiniteDifferences) {
-  for (int64_t chunk : {kGlaStepByStep, int64_t{2}, int64_t{5}}) {
+  for (const GatedLinearAttentionOptions& options :
+       {GatedLinearAttentionOptions{kGlaStepByStep}, kLibTorchSteps, GatedLinearAttentionOptions{2},
+        GatedLinearAttentionOptions{5}}) {
     torch::manual_seed(3);
     const int64_t L = 7, B = 2, H = 2, dk = 3, dv = 2;
     const auto o = torch::TensorOptions().dtype(torch::kDouble);
@@ -207,7 +219,7 @@ TEST(GatedLinearAttention, GradientsMatchFiniteDifferences) {
     // Central differences in double: truncation ~eps², rounding ~1e-16/eps.
     testing::expectGradientsMatchFiniteDifferences(
         [&](const std::vector<Tensor>& x) {
-          return gatedLinearAttention(x[0], x[1], x[2], x[3], x[4], x[5], {chunk});
+          return gatedLinearAttention(x[0], x[1], x[2], x[3], x[4], x[5], options);
         },
         in, 12, 1e-6, 1e-7);
   }
@@ -223,6 +235,8 @@ TEST(GatedLinearAttention, FloatIsWithinRoundingBoundsOfTheDoubleReference) {
     const KernelRun steps = runOp(data, torch::kFloat, kGlaStepByStep);
     const int64_t step_roundings = outputRoundings(c, data, kGlaStepByStep);
     expectWithinBounds(steps, exact, magnitude, step_roundings, c.name() + " step by step");
+    expectWithinBounds(runOp(data, torch::kFloat, kLibTorchSteps), exact, magnitude,
+                       step_roundings, c.name() + " LibTorch steps");
     for (int64_t chunk : chunkLengths(c.L)) {
       if (chunk == kGlaStepByStep) continue;
       const std::string label = c.name() + " chunk " + std::to_string(chunk);
@@ -252,6 +266,12 @@ TEST(GatedLinearAttention, StepByStepOnTheCpuIsTheFusedKernelForAnyThreadCount) 
   ASSERT_TRUE(probe[0].grad_fn());
   EXPECT_NE(probe[0].grad_fn()->name().find("GatedLinearAttentionCpuFunction"), std::string::npos)
       << probe[0].grad_fn()->name();
+  // Without the fused kernel: LibTorch's own nodes (the step loop other devices run).
+  const std::vector<Tensor> loop =
+      gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], kLibTorchSteps);
+  ASSERT_TRUE(loop[0].grad_fn());
+  EXPECT_EQ(loop[0].grad_fn()->name().find("GatedLinearAttentionCpuFunction"), std::string::npos)
+      << loop[0].grad_fn()->name();
   const int threads = at::get_num_threads();
   std::vector<KernelRun> runs;
   for (int n : {1, 2, 3}) {
