@@ -184,7 +184,11 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
   offer("top-k", po::value(&cl.top_k)->default_value(0),
         "sample among the k most likely symbols, 0 = all");
   offer("length", po::value(&cl.length)->default_value(200), "symbols to sample");
-  offer("seed", po::value(&cl.seed)->default_value(1), "sampling seed: the same seed, the same text");
+  offer("seed", po::value(&cl.seed)->default_value(1),
+        "sampling seed: the same seed, the same text (or sequences)");
+  offer("lengths", po::value(&cl.lengths)->default_value(""),
+        "sequence lengths, comma-separated (e.g. 40,80,160)");
+  offer("examples", po::value(&cl.examples)->default_value(1000), "sequences per length");
   for (const auto& name : spec.options) {
     const std::string option = name.substr(0, name.find(','));
     if (!options.find_nothrow(option, false))
@@ -215,6 +219,7 @@ ModelCommandLine parseModelCommandLine(int argc, char** argv, const ModelCommand
   if (!(cl.temperature > 0)) throw std::invalid_argument("--temperature must be > 0");
   if (cl.top_k < 0) throw std::invalid_argument("--top-k must be >= 0");
   if (cl.length < 0) throw std::invalid_argument("--length must be >= 0");
+  if (cl.examples < 1) throw std::invalid_argument("--examples must be >= 1");
   requireUtf8(cl.seed_text, "--seed-text");
   return cl;
 }

@@ -89,7 +89,9 @@ struct ModelCommandLine {
   double temperature = 1.0;    // generate
   int64_t top_k = 0;           // generate: 0 = the whole vocabulary
   int64_t length = 200;        // generate: symbols to sample
-  uint64_t seed = 1;           // generate
+  uint64_t seed = 1;           // generate, evaluate
+  std::string lengths;         // evaluate: sequence lengths, "40,80,160"
+  int64_t examples = 1000;     // evaluate: sequences per length
   std::set<std::string> given;
 
   bool has(const std::string& option) const { return given.count(option) > 0; }
@@ -100,7 +102,7 @@ struct ModelCommandSpec {
   std::string description;  // first paragraph of its --help
   // Offered options besides --model, --threads, --device and --help: input, output,
   // batch-size, beam, alpha, length-penalty, nbest, seed-text, temperature, top-k, length,
-  // seed.
+  // seed, lengths, examples.
   std::vector<std::string> options;
   std::function<int(const ModelCommandLine&)> run;
 };

@@ -72,7 +72,7 @@ SyntheticTrainOptions SyntheticTrainOptions::fromJson(const nlohmann::json& trai
 SyntheticConfig SyntheticConfig::fromJson(const nlohmann::json& json) {
   SyntheticConfig c;
   JsonOptions j(json, kWhere);
-  readRunKeys(j, "synthetic", c.seed, c.keep_model, {"none"});
+  readRunKeys(j, "synthetic", c.seed, c.keep_model, {"best", "last", "none"});
   c.seeds = j.getInt("seeds", c.seeds, 1, 1000);
   c.widths = j.getIntList("widths", {64}, 1, 1 << 16);
   if (c.widths.empty()) throw std::invalid_argument(std::string(kWhere) + ": key 'widths' is empty");

@@ -37,6 +37,32 @@ void writeRecallQuestions(UnitContext& ctx, const SyntheticSplit& test, const Se
   write("test_question_answered_item", {answered.begin(), answered.end()});
 }
 
+// The weights keep_model names and what rebuilds the model (evaluate_command.h): the task, so
+// that the kept model can be scored on fresh sequences of any length.
+TrainedModel keptMixer(const std::string& keep_model, const SyntheticUnitPlace& u,
+                       const SyntheticTaskSpec& spec, const nlohmann::json& unit_json,
+                       int64_t batch_size, const TokenMixerModel& model, const TrainOutcome& outcome,
+                       const UnitResult& r, Hdf5RunLog& log, const std::string& g) {
+  TrainedModel kept;
+  kept.task = "synthetic";
+  kept.model = u.model;
+  kept.weights = keepModelNamed(keep_model);
+  kept.best = {"test_acc", r.metrics.at("test_acc"), outcome.best_epoch};
+  kept.last = [&log, g, epochs = outcome.epochs] {
+    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
+  };
+  kept.config = {{"task_name", spec.name},
+                 {"task", spec.toJson()},
+                 {"encoder", unit_json.at("encoder")},
+                 {"config", unit_json.at("config")},
+                 {"width", u.width},
+                 {"input_vocabulary", spec.inputVocabulary()},
+                 {"output_classes", spec.outputClasses()},
+                 {"batch_size", batch_size}};
+  kept.module = model.ptr();
+  return kept;
+}
+
 }  // namespace
 
 SyntheticTask::SyntheticTask(SyntheticConfig config) : config_(std::move(config)) {
@@ -142,6 +168,8 @@ UnitResult SyntheticTask::runUnit(const Unit& unit, UnitContext& ctx) {
                      std::vector<double>(lengths.begin(), lengths.end()), {lengths.size()});
   writeRecallQuestions(ctx, data.test, scores);
   ctx.log.setAttribute(ctx.group, "test_scores_from", std::string(best ? "best" : "last"));
+  r.kept_model = keptMixer(config_.keep_model, u, spec, unit_json, options.batch_size, model,
+                           outcome, r, ctx.log, ctx.group);
   r.metrics["unit_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return r;

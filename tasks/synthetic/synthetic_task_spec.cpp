@@ -121,6 +121,22 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
   return s;
 }
 
+nlohmann::json SyntheticTaskSpec::toJson() const {
+  nlohmann::json j = {{"kind", kind},
+                      {"train_length", train_length},
+                      {"test_length", test_length},
+                      {"train_min_length", train_min_length},
+                      {"test_min_length", test_min_length},
+                      {"train_examples", train_examples},
+                      {"dev_examples", dev_examples},
+                      {"test_examples", test_examples}};
+  if (usesVocabulary(kind)) j["vocabulary"] = vocabulary;
+  if (usesCount(kind)) j["train_count"] = train_count, j["test_count"] = test_count;
+  if (kind == "mqar") j["power"] = power;
+  if (kind == "majority") j["symbols"] = symbols;
+  return j;
+}
+
 bool SyntheticTaskSpec::lengthsVary() const {
   return train_min_length < train_length || test_min_length < test_length;
 }
@@ -157,7 +173,11 @@ SyntheticSequence SyntheticTaskSpec::sampleOfLength(std::mt19937_64& rng, int64_
 SyntheticData makeSyntheticData(const SyntheticTaskSpec& spec, uint64_t seed) {
   return {makeSplit(spec, deriveSeed(seed, "train"), spec.train_examples, false),
           makeSplit(spec, deriveSeed(seed, "dev"), spec.dev_examples, false),
-          makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, true)};
+          makeSyntheticTestSplit(spec, seed)};
+}
+
+SyntheticSplit makeSyntheticTestSplit(const SyntheticTaskSpec& spec, uint64_t seed) {
+  return makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, true);
 }
 
 }  // namespace recurlab::experiments

@@ -39,6 +39,9 @@ struct SyntheticTaskSpec {
   // Reads one entry of "tasks"; errors name `where`.<key>.
   static SyntheticTaskSpec fromJson(const std::string& name, const nlohmann::json& json,
                                     const std::string& where);
+  // The keys fromJson reads for this kind, every one written: fromJson(name, toJson()) gives
+  // this spec again (a kept model's task).
+  nlohmann::json toJson() const;
   int64_t inputVocabulary() const;  // embedding rows (the pad token's too, when lengths vary)
   int64_t outputClasses() const;    // the head's outputs (targets are < this)
   bool lengthsVary() const;
@@ -68,5 +71,7 @@ struct SyntheticData {
 
 // Every sequence from `seed` (its own stream per split): the same seed, the same data.
 SyntheticData makeSyntheticData(const SyntheticTaskSpec& spec, uint64_t seed);
+// The test split alone, as makeSyntheticData draws it from `seed`.
+SyntheticSplit makeSyntheticTestSplit(const SyntheticTaskSpec& spec, uint64_t seed);
 
 }  // namespace recurlab::experiments
