@@ -76,6 +76,12 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
     for (const auto* u : us) devs.push_back(u->dev);
     if (mean(devs) > best_dev) best_dev = mean(devs), best = &us;
   }
+  int64_t tied = 0;
+  for (const auto& [rate, us] : by_rate) {
+    std::vector<double> devs;
+    for (const auto* u : us) devs.push_back(u->dev);
+    tied += mean(devs) == best_dev;
+  }
   auto chosen = *best;
   std::sort(chosen.begin(), chosen.end(), [](const SyntheticUnit* a, const SyntheticUnit* b) {
     return a->seed_index < b->seed_index;
@@ -85,6 +91,7 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
   c.task = first.task, c.model = first.model, c.encoder = first.encoder, c.width = first.width;
   c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
   c.seeds = static_cast<int64_t>(chosen.size());
+  c.tied_rates = tied;
   std::vector<double> tests, exacts, seconds;
   bool lengths = true, questions = true, answers = true;
   for (const auto* u : chosen) {

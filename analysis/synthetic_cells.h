@@ -29,6 +29,8 @@ struct SyntheticCell {
   std::string task, model, encoder;
   int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
   double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
+  // Rates with the same best mean dev accuracy (1: no tie); the lowest of them is the cell's.
+  int64_t tied_rates = 1;
   std::vector<double> sequence_acc;     // the seeds' test sequences, in seed order
   std::vector<double> sequence_length;  // their lengths, when every seed logged them
   // The seeds' test questions, when every seed logged them; the answered items likewise.

@@ -60,6 +60,19 @@ void writeAccuracyTable(const std::vector<Cell>& cells, Report& report) {
       "seconds of a unit (training and evaluation) over every rate and seed.");
   report.table(table, "synthetic_accuracy", "Synthetic tasks: test accuracy at the best learning rate");
   report.terminalTable("Synthetic tasks: test accuracy (%) at each model's best learning rate", table);
+  // Dev accuracy that several rates reach (100% on short strings) cannot choose among them.
+  std::vector<std::string> ties;
+  for (const auto& c : cells)
+    if (c.tied_rates > 1)
+      ties.push_back(c.task + " " + c.model + " width " + std::to_string(c.width) + " (" +
+                     std::to_string(c.tied_rates) + " rates at " + percent(c.dev) + "%)");
+  if (!ties.empty()) {
+    std::string list;
+    for (size_t i = 0; i < ties.size(); ++i) list += (i ? "; " : "") + ties[i];
+    report.paragraph("Tied on dev: " + list + ". The table takes the lowest of the tied rates; "
+                     "dev cannot tell them apart, and their test accuracies may differ (each "
+                     "unit's test_acc in the log).");
+  }
 }
 
 // One panel per task: test accuracy against `x` (width or state size), a line per model.
@@ -220,7 +233,8 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
     rows.push_back({{"task", c.task}, {"model", c.model}, {"encoder", c.encoder},
                     {"width", c.width}, {"state_size", c.state_size}, {"best_lr", c.lr},
                     {"dev_acc", c.dev}, {"test_acc", c.test}, {"test_acc_std", c.test_std},
-                    {"test_exact", c.exact}, {"seeds", c.seeds}, {"seconds_per_unit", c.seconds}});
+                    {"test_exact", c.exact}, {"seeds", c.seeds}, {"seconds_per_unit", c.seconds},
+                    {"tied_rates", c.tied_rates}});
 }
 
 }  // namespace

@@ -106,6 +106,25 @@ TEST(SyntheticReport, TakesTheRateOfBestDevAndListsEachTasksLengths) {
   EXPECT_NE(report.find("| parity | parity | 1–8 | 9–16 |"), std::string::npos) << report;
 }
 
+// Both rates reach 90% dev: the lowest is taken, and the report says they tied.
+TEST(SyntheticReport, SaysWhichCellsTiedOnDevAndTakesTheLowestRate) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.9, 0.6, {1, 0}, {9, 16}}, {1, 0.9, 1.0, {1, 1}, {9, 16}}});
+  analyzeRun(temp.path().string());
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  const auto& row = summary.at("synthetic").at(0);
+  EXPECT_DOUBLE_EQ(row.at("best_lr").get<double>(), 0.001);
+  EXPECT_EQ(row.at("tied_rates").get<int64_t>(), 2);
+  const std::string report = fileText(temp.path() / "report.md");
+  EXPECT_NE(report.find("Tied on dev: parity lstm width 8 (2 rates at 90.0%)."), std::string::npos)
+      << report;
+
+  const recurlab::testing::TempRoot untied;
+  writeRun(untied.path(), {{0, 0.9, 0.6, {1, 0}, {9, 16}}, {1, 0.8, 1.0, {1, 1}, {9, 16}}});
+  analyzeRun(untied.path().string());
+  EXPECT_EQ(fileText(untied.path() / "report.md").find("Tied on dev"), std::string::npos);
+}
+
 // Eight test sequences of lengths 9 to 16 (8 lengths: one bin each), right at the even ones.
 TEST(SyntheticReport, DrawsAccuracyAgainstTheTestLengthFromTheSequencesScores) {
   const recurlab::testing::TempRoot temp;
