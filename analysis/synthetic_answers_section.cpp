@@ -78,7 +78,7 @@ Figure answersFigure(const std::map<std::pair<std::string, int64_t>, std::vector
   }
   int64_t most_models = 0;
   for (const auto& [key, cells] : groups) most_models = std::max<int64_t>(most_models, cells.size());
-  figure.width = std::max<int>(900, 60 * static_cast<int>(most_models) + 200);
+  figure.width = std::max<int>(900, 80 * static_cast<int>(most_models) + 200);  // labels apart
   figure.height = 420 * static_cast<int>(figure.panels.size()) + 140;
   return figure;
 }

@@ -3,14 +3,14 @@
 # It reads recall_answers.dat and writes recall_answers.png recall_answers.pdf.
 data = 'recall_answers.dat'
 do for [format in "png pdf"] {
-  if (format eq 'png') { set terminal pngcairo size 1220,980 font 'Sans,11' enhanced dashlength 1.5 }
-  if (format eq 'pdf') { set terminal pdfcairo size 12.70833333in,10.20833333in font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'png') { set terminal pngcairo size 1560,980 font 'Sans,11' enhanced dashlength 1.5 }
+  if (format eq 'pdf') { set terminal pdfcairo size 16.25in,10.20833333in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'recall_answers.'.format
   set multiplot
   # panel 1: mqar-64-v256, width 64
   reset
-  set lmargin at screen 0.06557377049
-  set rmargin at screen 0.9836065574
+  set lmargin at screen 0.05128205128
+  set rmargin at screen 0.9871794872
   set bmargin at screen 0.5795918367
   set tmargin at screen 0.9612244898
   set border 3 lw 1
@@ -31,8 +31,8 @@ do for [format in "png pdf"] {
        data index 0 using ($1+0.2666666667):7 with boxes lc rgb '#009E73' notitle
   # panel 2: mqar-64-v256, width 128
   reset
-  set lmargin at screen 0.06557377049
-  set rmargin at screen 0.9836065574
+  set lmargin at screen 0.05128205128
+  set rmargin at screen 0.9871794872
   set bmargin at screen 0.09591836735
   set tmargin at screen 0.4775510204
   set border 3 lw 1
