@@ -76,6 +76,13 @@ void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
   spec.epoch = score.epoch;
 }
 
+std::function<KeptScore()> lastEpochScore(Hdf5RunLog& log, const std::string& group,
+                                          const std::string& metric, int64_t epochs) {
+  return [&log, group, metric, epochs] {
+    return KeptScore{metric, log.readTable(group + "/epochs").column(metric).back(), epochs};
+  };
+}
+
 void keepTrainedModel(const TrainedModel& model, const std::string& dir, const std::string& unit,
                       const CheckpointStore& checkpoints) {
   if (model.weights == KeepModel::None) return;

@@ -26,6 +26,8 @@ class Module;
 
 namespace recurlab::experiments {
 
+class Hdf5RunLog;
+
 // Which weights a unit keeps (config key keep_model).
 enum class KeepModel { Best, Last, Averaged, None };
 KeepModel keepModelNamed(const std::string& name);  // "best", "last", "averaged", "none"
@@ -60,6 +62,11 @@ struct KeptScore {
 // unit's final epoch from the log), `best` (the unit's best epoch) otherwise.
 void setKeptScore(KeptModelSpec& spec, const KeptScore& best,
                   const std::function<KeptScore()>& last);
+
+// A TrainedModel's `last` where the epochs table of the unit's group `group` logs the metric:
+// its column `metric` at the last row, reached at epoch `epochs`. Reads the log when called.
+std::function<KeptScore()> lastEpochScore(Hdf5RunLog& log, const std::string& group,
+                                          const std::string& metric, int64_t epochs);
 
 // Writes the folder `dir` (replacing one there) atomically.
 void writeKeptModel(const std::string& dir, const KeptModelSpec& spec);

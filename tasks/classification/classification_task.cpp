@@ -42,9 +42,7 @@ TrainedModel keptClassifier(const std::string& keep_model, const ClassificationU
   kept.model = u.model;
   kept.weights = keepModelNamed(keep_model);
   kept.best = {"test_acc", r.metrics.at("test_acc"), outcome.best_epoch};
-  kept.last = [&log, g, epochs = outcome.epochs] {
-    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
-  };
+  kept.last = lastEpochScore(log, g, "dev_acc", outcome.epochs);
   kept.config = {{"encoder", unit_json.at("encoder")},
                  {"config", unit_json.at("config")},
                  {"pooling", unit_json.value("pooling", "auto")},

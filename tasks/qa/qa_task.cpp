@@ -96,9 +96,7 @@ TrainedModel keptReader(const QaConfig& config, const QaModelSpec& spec,
   kept.model = spec.name;
   kept.weights = keepModelNamed(config.keep_model);
   kept.best = {"dev_f1", r.metrics.at("best_dev_f1"), outcome.best_epoch};
-  kept.last = [&log, g, epochs = outcome.epochs] {
-    return KeptScore{"dev_f1", log.readTable(g + "/epochs").column("dev_f1").back(), epochs};
-  };
+  kept.last = lastEpochScore(log, g, "dev_f1", outcome.epochs);
   kept.config = {{"encoder", {{"encoder", spec.encoder.encoder},
                               {"config", spec.encoder.config},
                               {"concat_layers", spec.encoder.concat_layers},

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/log/hdf5_run_log.h"
 #include "common/sha256.h"
 #include "experiments/kept_model/kept_model.h"
 #include "tests/support/error_message.h"
@@ -62,6 +63,23 @@ TEST(KeptModel, LastWeightsRecordTheFinalEpochsScoreAndBestWeightsTheBestEpochs)
   EXPECT_DOUBLE_EQ(spec.value, 1.5);
   EXPECT_EQ(spec.epoch, 9);
   EXPECT_EQ(reads_of_the_log, 1);
+}
+
+// The tasks' `last`: the epochs table's final row, read when the Last weights are kept (the
+// table has grown since the function was made), not before.
+TEST(KeptModel, LastEpochScoreReadsTheEpochsTablesFinalRowWhenCalled) {
+  testing::TempRoot temp("recurlab_last_epoch_score");
+  Hdf5RunLog log((temp.root / "log.h5").string(), Hdf5RunLog::Mode::Create);
+  log.createTable("/unit/epochs", {"epoch", "dev_acc", "dev_f1"});
+  log.appendRow("/unit/epochs", {1, 0.5, 0.25});
+  const auto last = lastEpochScore(log, "/unit", "dev_f1", 2);
+  log.appendRow("/unit/epochs", {2, 0.75, 0.625});
+  const KeptScore score = last();
+  EXPECT_EQ(score.metric, "dev_f1");
+  EXPECT_DOUBLE_EQ(score.value, 0.625);
+  EXPECT_EQ(score.epoch, 2);
+  const auto absent = errorMessageOf([&] { lastEpochScore(log, "/unit", "test_acc", 2)(); });
+  EXPECT_NE(absent.find("test_acc"), std::string::npos) << absent;
 }
 
 TEST(KeptModel, WrittenFolderOpensAndLoadsTheSameTensorsByName) {
