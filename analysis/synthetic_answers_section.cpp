@@ -55,11 +55,11 @@ void writeTaskTable(const std::string& task, const std::vector<const SyntheticCe
 }
 
 // Per (task, width) a bar panel: per model the three shares of its questions.
-Figure answersFigure(const std::map<std::pair<std::string, int64_t>, std::vector<const SyntheticCell*>>& groups) {
+Figure answersFigure(const SyntheticCellGroups& groups) {
   Figure figure;
   figure.columns = 1;
   figure.shared_key = true;
-  for (const auto& [key, cells] : groups) {
+  for (const auto& [key, cells] : groups.by_task_width) {
     Panel panel;
     panel.title = key.first + ", width " + std::to_string(key.second);
     panel.x.label = "model";
@@ -77,7 +77,7 @@ Figure answersFigure(const std::map<std::pair<std::string, int64_t>, std::vector
     figure.panels.push_back(panel);
   }
   int64_t most_models = 0;
-  for (const auto& [key, cells] : groups) most_models = std::max<int64_t>(most_models, cells.size());
+  for (const auto& [key, cells] : groups.by_task_width) most_models = std::max<int64_t>(most_models, cells.size());
   figure.width = std::max<int>(900, 80 * static_cast<int>(most_models) + 200);  // labels apart
   figure.height = 420 * static_cast<int>(figure.panels.size()) + 140;
   return figure;
@@ -86,14 +86,10 @@ Figure answersFigure(const std::map<std::pair<std::string, int64_t>, std::vector
 }  // namespace
 
 void writeAnswersSection(const std::vector<SyntheticCell>& cells, Report& report) {
-  std::map<std::string, std::vector<const SyntheticCell*>> by_task;
-  std::map<std::pair<std::string, int64_t>, std::vector<const SyntheticCell*>> groups;
-  for (const auto& c : cells)
-    if (!c.question_answered_item.empty() && answerShares(c).items >= 2) {
-      by_task[c.task].push_back(&c);
-      groups[{c.task, c.width}].push_back(&c);
-    }
-  if (by_task.empty()) return;
+  const auto groups = groupCells(cells, [](const SyntheticCell& c) {
+    return !c.question_answered_item.empty() && answerShares(c).items >= 2;
+  });
+  if (groups.empty()) return;
   report.heading(3, "What the answers named");
   report.paragraph(
       "Each test answer of the recall tasks with more than one answer per sequence, by what it "
@@ -101,13 +97,13 @@ void writeAnswersSection(const std::vector<SyntheticCell>& cells, Report& report
       "pair's value, a key bound to the wrong value); or none of them. A mixer that keeps the "
       "values of a context but not which key each belongs to names one of them every time and "
       "the right one about once in D (D pairs): the last column near 100/D %.");
-  for (const auto& [task, task_cells] : by_task) writeTaskTable(task, task_cells, report);
+  for (const auto& [task, task_cells] : groups.by_task) writeTaskTable(task, task_cells, report);
   report.figure(answersFigure(groups), "recall_answers",
                 "What the test answers named, per recall task and width, at each model's best "
                 "learning rate: right, another of the sequence's answers, none of them (each "
                 "model's three bars sum to 100%).");
   auto& rows = report.summary()["synthetic_recall_answers"] = nlohmann::json::array();
-  for (const auto& [task, task_cells] : by_task)
+  for (const auto& [task, task_cells] : groups.by_task)
     for (const auto* c : task_cells) {
       const auto s = answerShares(*c);
       rows.push_back({{"task", c->task}, {"model", c->model}, {"width", c->width},

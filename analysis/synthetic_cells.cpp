@@ -38,12 +38,15 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Synthetic
   u.state_size = log.intAttribute(g, "state_size");
   u.test_length = log.intAttribute(g, "test_length");
   u.train_length = log.intAttribute(g, "train_length");
-  // Logs written before lengths could vary have every sequence at the length.
-  const auto minimum = [&](const char* name, int64_t length) {
-    return log.attribute(g, name) ? log.intAttribute(g, name) : length;
+  // Logs written before lengths could vary have every sequence at the length; before the dev
+  // keys, dev sequences had the train range.
+  const auto orDefault = [&](const char* name, int64_t otherwise) {
+    return log.attribute(g, name) ? log.intAttribute(g, name) : otherwise;
   };
-  u.train_min_length = minimum("train_min_length", u.train_length);
-  u.test_min_length = minimum("test_min_length", u.test_length);
+  u.train_min_length = orDefault("train_min_length", u.train_length);
+  u.test_min_length = orDefault("test_min_length", u.test_length);
+  u.dev_length = orDefault("dev_length", u.train_length);
+  u.dev_min_length = orDefault("dev_min_length", u.train_min_length);
   u.lr = log.doubleAttribute(g, "lr");
   u.status = log.attribute(g, "status") ? log.stringAttribute(g, "status") : "running";
   if (u.status != "running") {
@@ -140,6 +143,17 @@ std::vector<SyntheticCell> bestRateCells(const std::vector<SyntheticUnit>& units
   std::vector<SyntheticCell> cells;
   for (const auto& [key, us] : groups) cells.push_back(bestRateCell(us));
   return cells;
+}
+
+SyntheticCellGroups groupCells(const std::vector<SyntheticCell>& cells,
+                               const std::function<bool(const SyntheticCell&)>& keep) {
+  SyntheticCellGroups groups;
+  for (const auto& c : cells)
+    if (keep(c)) {
+      groups.by_task[c.task].push_back(&c);
+      groups.by_task_width[{c.task, c.width}].push_back(&c);
+    }
+  return groups;
 }
 
 }  // namespace recurlab::analysis

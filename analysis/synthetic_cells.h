@@ -4,7 +4,10 @@
 // accuracy (a cell), pooled over seeds.
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/log/hdf5_run_log.h"
@@ -15,6 +18,7 @@ struct SyntheticUnit {
   std::string group, task, kind, model, encoder, status;
   int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
   int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
+  int64_t dev_length = 0, dev_min_length = 0;  // the train range's in logs older than the keys
   double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;  // NaN until finished
   std::vector<double> sequence_acc;     // per test sequence, at the best epoch
   std::vector<double> sequence_length;  // per test sequence (absent from older logs)
@@ -36,6 +40,18 @@ struct SyntheticCell {
   // The seeds' test questions, when every seed logged them; the answered items likewise.
   std::vector<double> question_correct, question_item, question_lag, question_answered_item;
 };
+
+// Cells as a report part groups them: per task (a table each) and per (task, width) (a figure
+// panel each), in the cells' order within a group.
+struct SyntheticCellGroups {
+  std::map<std::string, std::vector<const SyntheticCell*>> by_task;
+  std::map<std::pair<std::string, int64_t>, std::vector<const SyntheticCell*>> by_task_width;
+  bool empty() const { return by_task.empty(); }
+};
+// The cells `keep` accepts (e.g. those that logged what the part reads), grouped; they point
+// into `cells`.
+SyntheticCellGroups groupCells(const std::vector<SyntheticCell>& cells,
+                               const std::function<bool(const SyntheticCell&)>& keep);
 
 // The units of /<task>/<model>/w<width>/lr<i>/seeds/<s> that have begun training.
 void readSyntheticUnits(const experiments::Hdf5RunLog& log, std::vector<SyntheticUnit>& units);

@@ -89,12 +89,11 @@ Panel panelFor(const std::string& task, int64_t width, const std::string& x_labe
 }
 
 // Per (task, width) a panel, a line per model: accuracy by item, or by lag.
-Figure recallFigure(const std::map<std::pair<std::string, int64_t>, std::vector<const SyntheticCell*>>& groups,
-                    bool by_lag) {
+Figure recallFigure(const SyntheticCellGroups& groups, bool by_lag) {
   Figure figure;
   figure.shared_key = true;
   std::map<std::string, int> style_of;  // the same model, the same style in every panel
-  for (const auto& [key, cells] : groups) {
+  for (const auto& [key, cells] : groups.by_task_width) {
     if (!by_lag && mostItems(cells) < 2) continue;  // one item: nothing to split
     Panel panel = panelFor(key.first, key.second, by_lag ? "lag (positions back)" : "item asked for");
     if (by_lag) panel.x.scale = AxisScale::Log2;
@@ -120,13 +119,8 @@ Figure recallFigure(const std::map<std::pair<std::string, int64_t>, std::vector<
 }  // namespace
 
 void writeRecallSection(const std::vector<SyntheticCell>& cells, Report& report) {
-  std::map<std::pair<std::string, int64_t>, std::vector<const SyntheticCell*>> groups;
-  std::map<std::string, std::vector<const SyntheticCell*>> by_task;
-  for (const auto& c : cells)
-    if (!c.question_correct.empty()) {
-      groups[{c.task, c.width}].push_back(&c);
-      by_task[c.task].push_back(&c);
-    }
+  const auto groups =
+      groupCells(cells, [](const SyntheticCell& c) { return !c.question_correct.empty(); });
   if (groups.empty()) return;
   report.heading(2, "What the recall tasks' questions ask for");
   report.paragraph(
@@ -136,7 +130,7 @@ void writeRecallSection(const std::vector<SyntheticCell>& cells, Report& report)
       "pooled. A mixer that keeps only the last pair it read is right on the last item and near "
       "chance before it; one whose memory fades with distance loses the long lags first.");
   bool items = false;
-  for (const auto& [task, task_cells] : by_task) {
+  for (const auto& [task, task_cells] : groups.by_task) {
     if (mostItems(task_cells) < 2) continue;  // induction: one answer per sequence
     writeItemTable(task, task_cells, report);
     items = true;

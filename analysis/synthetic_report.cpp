@@ -29,16 +29,19 @@ std::string lengths(int64_t min, int64_t max) {
 
 // Each task's kind and lengths, as its first unit logged them.
 void writeTaskTable(const std::vector<Unit>& units, Report& report) {
-  auto table = ReportTable::withHeaders({"task", "kind", "train lengths", "test lengths"});
+  auto table = ReportTable::withHeaders(
+      {"task", "kind", "train lengths", "dev lengths", "test lengths"});
   std::set<std::string> seen;
   for (const auto& u : units)
     if (seen.insert(u.task).second)
       table.addRow({u.task, u.kind, lengths(u.train_min_length, u.train_length),
+                    lengths(u.dev_min_length, u.dev_length),
                     lengths(u.test_min_length, u.test_length)});
   report.paragraph(
-      "The tasks: dev sequences have the train lengths; where a range is given, each sequence's "
-      "length is drawn uniformly from it (arithmetic: its odd lengths), and accuracy averages "
-      "over the lengths drawn.");
+      "The tasks: where a range is given, each sequence's length is drawn uniformly from it "
+      "(arithmetic: its odd lengths), and accuracy averages over the lengths drawn. The learning "
+      "rate and the epoch are chosen on the dev sequences: at the test lengths, they choose what "
+      "generalises; at the train lengths, only what fits.");
   report.table(table, "synthetic_tasks", "Synthetic tasks and their sequence lengths");
 }
 

@@ -48,9 +48,7 @@ TrainedModel keptMixer(const std::string& keep_model, const SyntheticUnitPlace& 
   kept.model = u.model;
   kept.weights = keepModelNamed(keep_model);
   kept.best = {"test_acc", r.metrics.at("test_acc"), outcome.best_epoch};
-  kept.last = [&log, g, epochs = outcome.epochs] {
-    return KeptScore{"dev_acc", log.readTable(g + "/epochs").column("dev_acc").back(), epochs};
-  };
+  kept.last = lastEpochScore(log, g, "dev_acc", outcome.epochs);
   kept.config = {{"task_name", spec.name},
                  {"task", spec.toJson()},
                  {"encoder", unit_json.at("encoder")},
@@ -118,8 +116,10 @@ void SyntheticTask::describeUnit(const SyntheticUnitPlace& u, const nlohmann::js
   log.setAttribute(g, "lr_index", u.lr_index);
   log.setAttribute(g, "seed_index", u.seed_index);
   log.setAttribute(g, "train_length", spec.train_length);
+  log.setAttribute(g, "dev_length", spec.dev_length);
   log.setAttribute(g, "test_length", spec.test_length);
   log.setAttribute(g, "train_min_length", spec.train_min_length);
+  log.setAttribute(g, "dev_min_length", spec.dev_min_length);
   log.setAttribute(g, "test_min_length", spec.test_min_length);
   log.setAttribute(g, "parameters", parameters);
   // The Transformer's state (its keys and values) grows with the length: at both lengths.

@@ -31,9 +31,18 @@ struct LengthRange {
   }
 };
 
-LengthRange rangeOf(const SyntheticTaskSpec& spec, bool test) {
-  return {test ? spec.test_min_length : spec.train_min_length,
-          test ? spec.test_length : spec.train_length, spec.kind == "arithmetic"};
+enum class Split { Train, Dev, Test };
+
+LengthRange rangeOf(const SyntheticTaskSpec& spec, Split split) {
+  const bool odd_only = spec.kind == "arithmetic";
+  if (split == Split::Train) return {spec.train_min_length, spec.train_length, odd_only};
+  if (split == Split::Dev) return {spec.dev_min_length, spec.dev_length, odd_only};
+  return {spec.test_min_length, spec.test_length, odd_only};
+}
+
+int64_t countOf(const SyntheticTaskSpec& spec, Split split) {
+  if (split == Split::Train) return spec.train_count;
+  return split == Split::Dev ? spec.dev_count : spec.test_count;
 }
 
 // Samples at both ends of each range now, so that a bad combination (too many pairs for the
@@ -41,9 +50,9 @@ LengthRange rangeOf(const SyntheticTaskSpec& spec, bool test) {
 void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
   std::mt19937_64 rng(1);
   try {
-    for (const bool test : {false, true}) {
-      const LengthRange r = rangeOf(spec, test);
-      const int64_t count = test ? spec.test_count : spec.train_count;
+    for (const Split split : {Split::Train, Split::Dev, Split::Test}) {
+      const LengthRange r = rangeOf(spec, split);
+      const int64_t count = countOf(spec, split);
       spec.sampleOfLength(rng, r.max, count);
       if (r.min < r.max) spec.sampleOfLength(rng, r.shortest(), count);
     }
@@ -52,10 +61,10 @@ void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
   }
 }
 
-SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, bool test) {
+SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, Split split) {
   std::mt19937_64 rng(seed);
-  const LengthRange range = rangeOf(spec, test);
-  const int64_t count = test ? spec.test_count : spec.train_count;
+  const LengthRange range = rangeOf(spec, split);
+  const int64_t count = countOf(spec, split);
   std::vector<SyntheticSequence> sequences;
   sequences.reserve(static_cast<size_t>(examples));
   std::vector<int64_t> lengths;
@@ -66,7 +75,7 @@ SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t e
     width = std::max(width, sequences.back().tokens.size());
   }
   // Only the test split is scored per question: train and dev drop the sources.
-  const bool recall = test && !sequences.front().sources.empty();
+  const bool recall = split == Split::Test && !sequences.front().sources.empty();
   std::vector<int64_t> tokens, targets, sources;
   tokens.reserve(width * sequences.size());
   targets.reserve(width * sequences.size());
@@ -107,8 +116,15 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
   s.test_length = j.getInt("test_length", s.train_length, 1, 1 << 20);
   s.train_min_length = j.getInt("train_min_length", s.train_length, 1, s.train_length);
   s.test_min_length = j.getInt("test_min_length", s.test_length, 1, s.test_length);
+  // Without dev_length the dev range is the train range; with it alone, every dev sequence has
+  // that length (as for the train and test keys).
+  const bool dev_range = j.has("dev_length");
+  s.dev_length = j.getInt("dev_length", s.train_length, 1, 1 << 20);
+  s.dev_min_length =
+      j.getInt("dev_min_length", dev_range ? s.dev_length : s.train_min_length, 1, s.dev_length);
   if (usesCount(s.kind)) {
     s.train_count = j.getInt("train_count", s.kind == "mqar" ? 4 : 8, 1, 1 << 20);
+    s.dev_count = j.getInt("dev_count", s.train_count, 1, 1 << 20);
     s.test_count = j.getInt("test_count", s.train_count, 1, 1 << 20);
   }
   if (s.kind == "mqar") s.power = j.getDouble("power", s.power, 1e-6, 1.0);
@@ -124,21 +140,25 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
 nlohmann::json SyntheticTaskSpec::toJson() const {
   nlohmann::json j = {{"kind", kind},
                       {"train_length", train_length},
+                      {"dev_length", dev_length},
                       {"test_length", test_length},
                       {"train_min_length", train_min_length},
+                      {"dev_min_length", dev_min_length},
                       {"test_min_length", test_min_length},
                       {"train_examples", train_examples},
                       {"dev_examples", dev_examples},
                       {"test_examples", test_examples}};
   if (usesVocabulary(kind)) j["vocabulary"] = vocabulary;
-  if (usesCount(kind)) j["train_count"] = train_count, j["test_count"] = test_count;
+  if (usesCount(kind))
+    j["train_count"] = train_count, j["dev_count"] = dev_count, j["test_count"] = test_count;
   if (kind == "mqar") j["power"] = power;
   if (kind == "majority") j["symbols"] = symbols;
   return j;
 }
 
 bool SyntheticTaskSpec::lengthsVary() const {
-  return train_min_length < train_length || test_min_length < test_length;
+  return train_min_length < train_length || dev_min_length < dev_length ||
+         test_min_length < test_length;
 }
 
 int64_t SyntheticTaskSpec::inputVocabulary() const { return padToken() + (lengthsVary() ? 1 : 0); }
@@ -171,13 +191,13 @@ SyntheticSequence SyntheticTaskSpec::sampleOfLength(std::mt19937_64& rng, int64_
 }
 
 SyntheticData makeSyntheticData(const SyntheticTaskSpec& spec, uint64_t seed) {
-  return {makeSplit(spec, deriveSeed(seed, "train"), spec.train_examples, false),
-          makeSplit(spec, deriveSeed(seed, "dev"), spec.dev_examples, false),
+  return {makeSplit(spec, deriveSeed(seed, "train"), spec.train_examples, Split::Train),
+          makeSplit(spec, deriveSeed(seed, "dev"), spec.dev_examples, Split::Dev),
           makeSyntheticTestSplit(spec, seed)};
 }
 
 SyntheticSplit makeSyntheticTestSplit(const SyntheticTaskSpec& spec, uint64_t seed) {
-  return makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, true);
+  return makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, Split::Test);
 }
 
 }  // namespace recurlab::experiments

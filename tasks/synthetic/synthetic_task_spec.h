@@ -1,8 +1,8 @@
 #pragma once
 // One task of the synthetic suite as the config names it (configs/synthetic/*.json, key
-// "tasks": name -> {"kind": ..., its keys}), and its data: train and dev sequences at the
-// train length, test sequences at the test length (longer: length generalisation), all drawn
-// from a seed, no files.
+// "tasks": name -> {"kind": ..., its keys}), and its data: train sequences at the train
+// length, test sequences at the test length (longer: length generalisation), dev sequences at
+// the train length unless the dev keys say otherwise, all drawn from a seed, no files.
 #include <torch/torch.h>
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,14 +23,20 @@ struct SyntheticTaskSpec {
   int64_t vocabulary = 0;    // mqar, selective_copy, induction
   int64_t train_length = 0;  // the task's length (see each kind's sampler)
   int64_t test_length = 0;
+  // Dev sequences default to the train range and count. Given the test's, the learning rate and
+  // the epoch are chosen by how well a model generalises to longer sequences (on sequences of
+  // its own stream, not the test's), not among rates that all fit the training lengths.
+  int64_t dev_length = 0;
   // Each sequence's length is drawn uniformly from [min, length] (arithmetic: its odd values),
   // as Deletang et al. 2023 train on lengths 1 to 40 and test on 41 to 500; equal to the length
   // (the default), every sequence has that length and no draw is made. Shorter sequences are
   // padded after their end with padToken(), asked nothing there, so a causal mixer reads each
-  // as if alone. Dev sequences share the train range.
+  // as if alone.
   int64_t train_min_length = 0;
+  int64_t dev_min_length = 0;
   int64_t test_min_length = 0;
   int64_t train_count = 0;   // mqar: key-value pairs; selective_copy: tokens to copy
+  int64_t dev_count = 0;
   int64_t test_count = 0;
   double power = 0.01;       // mqar: the query slots' power law
   int64_t symbols = 2;       // majority

@@ -103,7 +103,23 @@ TEST(SyntheticReport, TakesTheRateOfBestDevAndListsEachTasksLengths) {
   EXPECT_DOUBLE_EQ(row.at("best_lr").get<double>(), 0.01);
   EXPECT_DOUBLE_EQ(row.at("test_acc").get<double>(), 0.5);
   const std::string report = fileText(temp.path() / "report.md");
-  EXPECT_NE(report.find("| parity | parity | 1–8 | 9–16 |"), std::string::npos) << report;
+  // A log older than the dev keys: its dev sequences had the train range.
+  EXPECT_NE(report.find("| parity | parity | 1–8 | 1–8 | 9–16 |"), std::string::npos) << report;
+}
+
+TEST(SyntheticReport, ListsTheDevLengthsTheUnitsLogged) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.6, 0.9, {1, 1}, {9, 16}}, {1, 0.8, 0.5, {1, 0}, {9, 16}}});
+  {
+    Hdf5RunLog log((temp.path() / "log.h5").string(), Hdf5RunLog::Mode::Append);
+    for (const int64_t lr : {0, 1}) {
+      log.setAttribute(unitGroup(lr), "dev_min_length", int64_t{12});
+      log.setAttribute(unitGroup(lr), "dev_length", int64_t{16});
+    }
+  }
+  analyzeRun(temp.path().string());
+  const std::string report = fileText(temp.path() / "report.md");
+  EXPECT_NE(report.find("| parity | parity | 1–8 | 12–16 | 9–16 |"), std::string::npos) << report;
 }
 
 // Both rates reach 90% dev: the lowest is taken, and the report says they tied.

@@ -123,11 +123,12 @@ TEST(SyntheticEvaluate, ALengthTheTaskCannotHaveIsNamed) {
 TEST(SyntheticEvaluate, EveryKindsSpecReadsBackFromItsJson) {
   for (const std::string& kind : syntheticTaskKinds()) {
     SCOPED_TRACE(kind);
-    nlohmann::json keys = {{"kind", kind}, {"train_length", 41}, {"test_length", 81},
-                           {"test_min_length", 61}, {"train_examples", 9}, {"dev_examples", 3},
-                           {"test_examples", 5}};
+    nlohmann::json keys = {{"kind", kind},           {"train_length", 41},  {"test_length", 81},
+                           {"test_min_length", 61},  {"dev_length", 71},    {"dev_min_length", 51},
+                           {"train_examples", 9},    {"dev_examples", 3},   {"test_examples", 5}};
     if (kind == "mqar" || kind == "selective_copy" || kind == "induction") keys["vocabulary"] = 40;
-    if (kind == "mqar") keys["power"] = 0.5, keys["train_count"] = 3, keys["test_count"] = 5;
+    if (kind == "mqar")
+      keys["power"] = 0.5, keys["train_count"] = 3, keys["dev_count"] = 4, keys["test_count"] = 5;
     if (kind == "majority") keys["symbols"] = 4;
     const auto spec = SyntheticTaskSpec::fromJson(kind + "-task", keys, "test");
     const auto again = SyntheticTaskSpec::fromJson(spec.name, spec.toJson(), "again");

@@ -103,6 +103,65 @@ TEST(SyntheticTaskSpec, ABadRangeIsRefusedNamingTheKey) {
   EXPECT_NE(mqar.find("tasks.t"), std::string::npos) << mqar;
 }
 
+// Without the dev keys the dev split is what it always was (the train range, its own stream);
+// with them, dev sequences are drawn from their range and the train and test splits are the
+// same sequences as without.
+TEST(SyntheticTaskSpec, DevSequencesHaveTheTrainRangeUnlessTheDevKeysSayOtherwise) {
+  const nlohmann::json keys = {{"kind", "parity"}, {"train_min_length", 1}, {"train_length", 6},
+                               {"test_min_length", 12}, {"test_length", 20}};
+  const auto plain = specOf(keys);
+  EXPECT_EQ(plain.dev_min_length, 1);
+  EXPECT_EQ(plain.dev_length, 6);
+  auto explicit_keys = keys;
+  explicit_keys["dev_min_length"] = 1, explicit_keys["dev_length"] = 6;
+  const auto a = makeSyntheticData(plain, 8), b = makeSyntheticData(specOf(explicit_keys), 8);
+  EXPECT_TRUE(a.dev.tokens.equal(b.dev.tokens));
+  EXPECT_TRUE(a.dev.targets.equal(b.dev.targets));
+
+  auto longer = keys;
+  longer["dev_min_length"] = 12, longer["dev_length"] = 20, longer["dev_examples"] = 64;
+  auto spec = SyntheticTaskSpec::fromJson("t", longer, "tasks.t");
+  spec.train_examples = 200, spec.test_examples = 4;
+  const auto c = makeSyntheticData(spec, 8);
+  EXPECT_TRUE(c.train.tokens.equal(a.train.tokens));
+  EXPECT_TRUE(c.test.tokens.equal(a.test.tokens));
+  ASSERT_EQ(c.dev.size(), 64);
+  std::set<int64_t> seen;
+  for (int64_t i = 0; i < c.dev.size(); ++i) {
+    const int64_t bits = realLength(c.dev.tokens[i], spec.padToken()) - 1;
+    EXPECT_EQ(c.dev.lengths.at(static_cast<size_t>(i)), bits) << "dev row " << i;
+    seen.insert(bits);
+  }
+  EXPECT_EQ(*seen.begin(), 12);
+  EXPECT_EQ(*seen.rbegin(), 20);
+
+  // dev_length alone: every dev sequence has that length, as for the train and test keys.
+  const auto fixed = specOf({{"kind", "cycle"}, {"train_length", 6}, {"dev_length", 9}});
+  EXPECT_EQ(fixed.dev_min_length, 9);
+  EXPECT_FALSE(fixed.lengthsVary());
+  EXPECT_EQ(makeSyntheticData(fixed, 2).dev.lengths, std::vector<int64_t>(4, 9));
+}
+
+TEST(SyntheticTaskSpec, ABadDevRangeOrCountIsRefusedNamingIt) {
+  using recurlab::testing::errorMessageOf;
+  const auto refused = [](nlohmann::json json) {
+    return errorMessageOf([&] { specOf(std::move(json)); });
+  };
+  EXPECT_NE(refused({{"kind", "parity"}, {"train_length", 6}, {"dev_length", 8}, {"dev_min_length", 9}})
+                .find("tasks.t: key 'dev_min_length' = 9 is invalid; expected an integer in [1, 8]"),
+            std::string::npos);
+  // Four pairs fit 32 tokens but not 6: the dev range is sampled at both ends too.
+  const auto mqar = refused({{"kind", "mqar"}, {"vocabulary", 64}, {"train_length", 32},
+                             {"train_count", 2}, {"dev_count", 4}, {"dev_min_length", 6},
+                             {"dev_length", 32}});
+  EXPECT_NE(mqar.find("tasks.t: mqar: needs 1 <= pairs and 4 * pairs <= length"), std::string::npos)
+      << mqar;
+  EXPECT_EQ(specOf({{"kind", "mqar"}, {"vocabulary", 64}, {"train_length", 32}, {"train_count", 2},
+                    {"dev_count", 4}})
+                .dev_count,
+            4);
+}
+
 // What padding is for: a causal mixer's answer for a padded sequence is its answer for the
 // sequence alone.
 TEST(SyntheticTaskSpec, ACausalMixerReadsAPaddedSequenceAsIfAlone) {
