@@ -5,27 +5,7 @@
 // in float, element by element within bounds derived from the unit roundoff; a padded batch
 // equal to each sequence alone; the step function and segments equal to the whole sequence.
 //
-// The float bound (tests/support/rounding_bound.h). Every output and gradient is a sum of terms,
-// each a product of entries of q, k, v (or s0, or the upstream gradients) and a decay factor
-// e^{Σ g} over a range of steps; |float - exact| <= γ_n · M, M the same output or gradient of
-// the reference run in double on |q|, |k|, |v|, |s0|, the same gates and |upstream gradients|
-// (the sum of the terms' absolute values; the gates are positive; for the gradient of log α,
-// also the terms that the chunked backward cancels: logAlphaGradientMagnitude). Each term's roundings, in
-// units of u:
-//   - its decay factor. Step by step: one exp and one multiply per step, <= 2·L. Chunked: the
-//     exponent is a difference of two cumulative sums of <= C terms of one sign (g <= 0), each
-//     within γ_C·Λ of exact, Λ the largest |Σ g| over the sequence, so e^{exponent} is within a
-//     relative (2·C + 1)·Λ·u (+ the exp's and the subtraction's roundings); across chunks the
-//     chunk decays e^{G_C} multiply, their exponents' errors summing to <= C·Λ·u: in all
-//     <= (3·C + 2)·⌈Λ⌉ + 3·L + 3;
-//   - the products of its factors and the scalings by decay factors: <= 6;
-//   - its sums: over d_k (the scores, q·S), over a chunk's <= C + 15 steps (scores · V and
-//     K^T V, chunks padded to the secondary chunks' 16) and over the chunks' carries: <= d_k +
-//     2·L + 16; the gradients of q, k and log α sum over d_v instead of d_k, so max(d_k, d_v).
-// So n = (3·C + 2)·⌈Λ⌉ + 5·L + max(d_k, d_v) + 25 for the outputs, with C = L for the
-// step-by-step form (its 2·L is below that). A gradient runs the same products and sums
-// transposed (through autograd, or the fused CPU kernel's backward for the step-by-step form),
-// and multiplies by the upstream gradient: 2·n + 1.
+// The float bound: tests/kernels/gated_linear_attention_bounds.h.
 #include "kernels/gated_linear_attention.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +17,7 @@
 #include <vector>
 
 #include "tests/kernels/cuda/cuda_test_support.h"
+#include "tests/kernels/gated_linear_attention_bounds.h"
 #include "tests/support/error_message.h"
 #include "tests/support/naive_recurrences.h"
 #include "tests/support/recurrence_check.h"
@@ -52,48 +33,10 @@ using torch::Tensor;
 
 const torch::Device kCpu(torch::kCPU);
 
-struct Case {
-  int64_t L, B, H, dk, dv;
-  bool s0, pad;
-
-  std::string name() const {
-    return "L=" + std::to_string(L) + " B=" + std::to_string(B) + " H=" + std::to_string(H) +
-           " dk=" + std::to_string(dk) + " dv=" + std::to_string(dv) + (s0 ? " s0" : "") +
-           (pad ? " pad" : "");
-  }
-};
-
-// Inputs [q, k, v, log_alpha, s0, mask_pad] and output gradients [do, dlast_state] in double,
-// holding float values (float and double runs see the same numbers). log α = log σ(x), x with
-// mean 1 and deviation 2: most gates near 1, some below 0.01.
-struct Data {
-  std::vector<Tensor> inputs, grad_outputs;
-};
-
-Data makeData(const Case& c, uint64_t seed) {
-  torch::manual_seed(seed);
-  const auto f32 = torch::TensorOptions().dtype(torch::kFloat);
-  const auto f64 = [](const Tensor& t) { return t.to(torch::kDouble); };
-  Data data;
-  const std::vector<int64_t> keys = {c.L, c.B, c.H, c.dk}, values = {c.L, c.B, c.H, c.dv};
-  data.inputs = {f64(torch::randn(keys, f32)), f64(torch::randn(keys, f32)),
-                 f64(torch::randn(values, f32)),
-                 f64(torch::log_sigmoid(torch::randn(keys, f32) * 2 + 1)),
-                 c.s0 ? f64(torch::randn({c.B, c.H, c.dk, c.dv}, f32)) : Tensor(),
-                 c.pad ? recurlab::testing::randomPadMask(c.L, c.B) : Tensor()};
-  data.grad_outputs = {f64(torch::randn(values, f32)),
-                       f64(torch::randn({c.B, c.H, c.dk, c.dv}, f32))};
-  return data;
-}
-
-const std::vector<bool> kDifferentiable = {true, true, true, true, true, false};
+using namespace recurlab::testing::gla;  // Case, Data, the bound (gated_linear_attention_bounds.h)
 
 KernelRun runOp(const Data& data, torch::Dtype dtype, const GatedLinearAttentionOptions& options) {
-  return runKernel(
-      [&](const std::vector<Tensor>& in) {
-        return gatedLinearAttention(in[0], in[1], in[2], in[3], in[4], in[5], options);
-      },
-      data.inputs, kDifferentiable, data.grad_outputs, kCpu, dtype);
+  return recurlab::testing::gla::runOp(data, kCpu, dtype, options);
 }
 
 KernelRun runOp(const Data& data, torch::Dtype dtype, int64_t chunk_length) {
@@ -102,86 +45,6 @@ KernelRun runOp(const Data& data, torch::Dtype dtype, int64_t chunk_length) {
 
 // Step by step through LibTorch ops and autograd, as off the CPU, instead of the fused kernel.
 const GatedLinearAttentionOptions kLibTorchSteps{kGlaStepByStep, false};
-
-KernelRun runReference(const Data& data) {
-  return runKernel(
-      [&](const std::vector<Tensor>& in) {
-        return gatedLinearAttentionReference(in[0], in[1], in[2], in[3], in[4], in[5]);
-      },
-      data.inputs, kDifferentiable, data.grad_outputs, kCpu, torch::kDouble);
-}
-
-// M for every output and gradient: the reference on absolute values (the gates unchanged).
-KernelRun runMagnitudes(const Data& data) {
-  Data abs = data;
-  for (size_t i : {0, 1, 2, 4})
-    if (abs.inputs[i].defined()) abs.inputs[i] = abs.inputs[i].abs();
-  for (auto& t : abs.grad_outputs) t = t.abs();
-  return runReference(abs);
-}
-
-// M for the gradient of log α in the chunked forms, which the magnitude run above understates:
-// a decay e^{G_i - G_j} enters the chunk's backward at both ends, +term at i and -term at j, and
-// the reverse cumulative sum that makes the gradient of g_t cancels the pairs with t <= j <= i
-// exactly, but not their roundings. So M(t) = Σ_{i >= t} (P_i + N_i), P_i (N_j) the absolute
-// terms whose decay ends (starts) at step i (j): the naive O(L²) form on absolute values with
-// the upper and lower ends as two leaves, so that autograd keeps them apart.
-Tensor logAlphaGradientMagnitude(const Data& data) {
-  const auto& in = data.inputs;
-  const int64_t L = in[0].size(0);
-  Tensor real = torch::ones({L, in[0].size(1), 1, 1}, in[0].options());
-  if (in[5].defined()) real = (~in[5].to(torch::kBool)).to(in[0].dtype()).view_as(real);
-  const Tensor q = in[0].abs(), k = in[1].abs() * real, v = in[2].abs();
-  const Tensor upper = (in[3] * real).cumsum(0).set_requires_grad(true);
-  const Tensor lower = upper.detach().clone().set_requires_grad(true);
-  // decay[i, j] = e^{upper_i - lower_j} for j <= i, else 0: (L, L, B, H, d_k).
-  const Tensor causal = torch::ones({L, L}, torch::kBool).tril().view({L, L, 1, 1, 1});
-  const Tensor exponent = upper.unsqueeze(1) - lower.unsqueeze(0);
-  const Tensor decay = torch::where(causal, exponent, torch::full_like(exponent, -INFINITY)).exp();
-  Tensor o = torch::einsum("ibhc,ijbhc,jbhc,jbhv->ibhv", {q, decay, k, v});
-  Tensor last = torch::einsum("jbhc,jbhc,jbhv->bhcv", {decay[L - 1], k, v});
-  if (in[4].defined()) {
-    o = o + torch::einsum("ibhc,bhcv->ibhv", {q * upper.exp(), in[4].abs()});
-    last = last + upper[L - 1].exp().unsqueeze(3) * in[4].abs();
-  }
-  const Tensor loss = (o * data.grad_outputs[0].abs() * real).sum() +
-                      (last * data.grad_outputs[1].abs()).sum();
-  const std::vector<Tensor> ends = torch::autograd::grad({loss}, {upper, lower});
-  const Tensor per_step = ends[0].abs() + ends[1].abs();
-  return per_step.flip(0).cumsum(0).flip(0);  // Σ_{i >= t}
-}
-
-// The bound's n (the header): Λ the largest cumulative log decay of any row and head.
-int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length) {
-  const int64_t C = chunk_length == kGlaStepByStep ? c.L : std::min(chunk_length, c.L);
-  Tensor g = data.inputs[3];
-  if (data.inputs[5].defined())
-    g = g.masked_fill(data.inputs[5].to(torch::kBool).view({c.L, c.B, 1, 1}), 0);
-  const double lambda = g.neg().sum(0).max().item<double>();
-  return (3 * C + 2) * static_cast<int64_t>(std::ceil(lambda)) + 5 * c.L + std::max(c.dk, c.dv) +
-         25;
-}
-
-// Every output and gradient of `got` within `results`·γ·M of `exact` (2 for two results each
-// within the bound of the exact one).
-void expectWithinBounds(const KernelRun& got, const KernelRun& exact, const KernelRun& magnitude,
-                        int64_t roundings, const std::string& label, int results = 1) {
-  const RoundingModel forward{torch::kFloat, roundings};
-  const RoundingModel backward{torch::kFloat, 2 * roundings + 1};
-  testing::expectEachWithinRoundingBound(got.outputs, exact.outputs, magnitude.outputs, forward,
-                                         {"o", "last state"}, label, results);
-  testing::expectEachWithinRoundingBound(
-      got.grads, exact.grads, magnitude.grads, backward,
-      {"grad q", "grad k", "grad v", "grad log_alpha", "grad s0", "grad mask_pad"}, label,
-      results);
-}
-
-std::vector<Case> everyOption(int64_t L, int64_t B, int64_t H, int64_t dk, int64_t dv) {
-  std::vector<Case> cases;
-  for (int flags = 0; flags < 4; ++flags)
-    cases.push_back({L, B, H, dk, dv, (flags & 1) != 0, (flags & 2) != 0});
-  return cases;
-}
 
 // For L = 37: step by step; chunks of 1, 2, 3 steps; 10 and 20 (not divisors of L; 20 runs
 // secondary chunks of 16 and pads the second); L (the whole sequence as one chunk, three
