@@ -18,7 +18,7 @@
 #    which a CPU's 5,000 training sequences can teach (at 8,192 no mixer learns it), 2 jobs, 136 units;
 #    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
 #    linear recurrences with and without negative eigenvalues on parity and cycle navigation,
-#    1 job, about 17 minutes)
+#    every unit 16 epochs, dev at the test lengths, 2 jobs, about 30 minutes)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -60,7 +60,6 @@ for run in "${runs[@]}"; do
   case "$run" in
     lm-char|lm-word) default_jobs=3 ;;
     lm-char-linear) default_jobs=4 ;;
-    synthetic-negative-eigenvalues) default_jobs=1 ;;
   esac
   common=(--jobs "${jobs:-$default_jobs}" --threads 1 --data-dir "$data_dir")
   case "$run" in
