@@ -18,7 +18,7 @@
 #    which a CPU's 5,000 training sequences can teach (at 8,192 no mixer learns it), 2 jobs, 136 units;
 #    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
 #    linear recurrences with and without negative eigenvalues on parity and cycle navigation,
-#    every unit 16 epochs, dev at the test lengths, 2 jobs, about 30 minutes)
+#    every unit 16 epochs, dev at the test lengths, 2 jobs, about an hour on a busy 2-core machine)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
