@@ -169,6 +169,24 @@ def models_of(stage, summary, log_path=None):
         return out
     if not isinstance(summary, dict):
         return out
+    if stage == "synthetic":
+        # Per model over its (task, width) cells at their best rates: the mean seconds a unit
+        # took (training and evaluation; the summary has no per-epoch time) and test accuracy.
+        by_model = {}
+        for c in summary.get("synthetic") or []:
+            if isinstance(c, dict) and c.get("model") is not None:
+                by_model.setdefault(c["model"], []).append(c)
+        for model, cells in by_model.items():
+            accs = [100 * c["test_acc"] for c in cells if isinstance(c.get("test_acc"), (int, float))]
+            out[model] = {
+                "seconds_per_epoch": None,
+                "throughput": mean([c.get("seconds_per_unit") for c in cells]),
+                "throughput_unit": "s/unit",
+                "metric_name": "test accuracy (mean over %d task and width cells)" % len(accs),
+                "metric": mean(accs),
+                "epochs": None, "status": None,
+            }
+        return out
     keys = {
         "lm": ("symbols_per_second", "symbols/s", None),
         "mt": ("train_tokens_per_second", "train tokens/s", "best_valid_bleu"),
@@ -248,7 +266,7 @@ def make_row(fields, work):
         row["reached"] = last_progress(os.path.join(work, row["log"]))
     if row["stage"] == "speed":
         row["speed"] = speed_of(summary)
-    elif row["stage"] in ("classification", "lm", "mt", "qa"):
+    elif row["stage"] in ("classification", "lm", "mt", "qa", "synthetic"):
         row["models"] = models_of(row["stage"], summary,
                                   os.path.join(work, row["log"]) if row["log"] else None)
     return row
@@ -521,7 +539,8 @@ def main():
               "too long for it). Seconds per epoch and throughput come from each run's summary.json "
               "(recurlab_analyze of its log.h5); classification's seconds per epoch are the mean over its "
               "datasets, its sentences/s (which its summary lacks) the mean over its units' last epoch "
-              "lines in its log.", ""]
+              "lines in its log; the synthetic suite's column is seconds per unit (training and "
+              "evaluation), the mean over each model's task and width cells at their best rates.", ""]
 
     build = [r for r in rows if r["stage"] == "build"]
     if build and build[0]["note"]:
