@@ -49,14 +49,14 @@ KernelRun runReference(const Data& data) {
       data.inputs, kDifferentiable, data.grad_outputs, torch::Device(torch::kCPU), torch::kDouble);
 }
 
-KernelRun runMagnitudes(const Data& data) {
-  Data abs = data;
-  for (size_t i : {0, 1, 2, 4})
-    if (abs.inputs[i].defined()) abs.inputs[i] = abs.inputs[i].abs();
-  for (auto& t : abs.grad_outputs) t = t.abs();
-  return runReference(abs);
-}
+namespace {
 
+// M for the gradient of log α in the chunked forms, which the run on absolute values understates:
+// a decay e^{G_i - G_j} enters the chunk's backward at both ends, +term at i and -term at j, and
+// the reverse cumulative sum that makes the gradient of g_t cancels the pairs with t <= j <= i
+// exactly, but not their roundings. So M(t) = Σ_{i >= t} (P_i + N_i), P_i (N_j) the absolute
+// terms whose decay ends (starts) at step i (j): the naive O(L²) form on absolute values with
+// the upper and lower ends as two leaves, so that autograd keeps them apart.
 Tensor logAlphaGradientMagnitude(const Data& data) {
   const auto& in = data.inputs;
   const int64_t L = in[0].size(0);
@@ -80,6 +80,18 @@ Tensor logAlphaGradientMagnitude(const Data& data) {
   const std::vector<Tensor> ends = torch::autograd::grad({loss}, {upper, lower});
   const Tensor per_step = ends[0].abs() + ends[1].abs();
   return per_step.flip(0).cumsum(0).flip(0);  // Σ_{i >= t}
+}
+
+}  // namespace
+
+KernelRun runMagnitudes(const Data& data) {
+  Data abs = data;
+  for (size_t i : {0, 1, 2, 4})
+    if (abs.inputs[i].defined()) abs.inputs[i] = abs.inputs[i].abs();
+  for (auto& t : abs.grad_outputs) t = t.abs();
+  KernelRun magnitude = runReference(abs);
+  magnitude.grads[3] = torch::maximum(magnitude.grads[3], logAlphaGradientMagnitude(data));
+  return magnitude;
 }
 
 int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length) {

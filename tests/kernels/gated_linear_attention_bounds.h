@@ -64,16 +64,10 @@ KernelRun runOp(const Data& data, torch::Device device, torch::Dtype dtype,
 // The naive step-by-step reference in double on the CPU.
 KernelRun runReference(const Data& data);
 
-// M for every output and gradient: the reference on absolute values (the gates unchanged).
+// M for every output and gradient: the reference on absolute values (the gates unchanged); for
+// the gradient of log α at least the sum of the terms the chunked forms cancel
+// (logAlphaGradientMagnitude in the .cpp).
 KernelRun runMagnitudes(const Data& data);
-
-// M for the gradient of log α in the chunked forms, which the magnitude run above understates:
-// a decay e^{G_i - G_j} enters the chunk's backward at both ends, +term at i and -term at j, and
-// the reverse cumulative sum that makes the gradient of g_t cancels the pairs with t <= j <= i
-// exactly, but not their roundings. So M(t) = Σ_{i >= t} (P_i + N_i), P_i (N_j) the absolute
-// terms whose decay ends (starts) at step i (j): the naive O(L²) form on absolute values with
-// the upper and lower ends as two leaves, so that autograd keeps them apart.
-torch::Tensor logAlphaGradientMagnitude(const Data& data);
 
 // The bound's n (the header): Λ the largest cumulative log decay of any row and head.
 int64_t outputRoundings(const Case& c, const Data& data, int64_t chunk_length);
