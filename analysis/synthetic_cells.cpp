@@ -36,17 +36,19 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Synthetic
   u.lr_index = log.intAttribute(g, "lr_index");
   u.seed_index = log.intAttribute(g, "seed_index");
   u.state_size = log.intAttribute(g, "state_size");
-  u.test_length = log.intAttribute(g, "test_length");
-  u.train_length = log.intAttribute(g, "train_length");
   // Logs written before lengths could vary have every sequence at the length; before the dev
   // keys, dev sequences had the train range.
-  const auto orDefault = [&](const char* name, int64_t otherwise) {
+  const auto orDefault = [&](const std::string& name, int64_t otherwise) {
     return log.attribute(g, name) ? log.intAttribute(g, name) : otherwise;
   };
-  u.train_min_length = orDefault("train_min_length", u.train_length);
-  u.test_min_length = orDefault("test_min_length", u.test_length);
-  u.dev_length = orDefault("dev_length", u.train_length);
-  u.dev_min_length = orDefault("dev_min_length", u.train_min_length);
+  const auto lengthsOf = [&](const std::string& split) {  // the length required, its minimum not
+    const int64_t max = log.intAttribute(g, split + "_length");
+    return SyntheticLengths{orDefault(split + "_min_length", max), max};
+  };
+  u.train_lengths = lengthsOf("train");
+  u.test_lengths = lengthsOf("test");
+  u.dev_lengths = {orDefault("dev_min_length", u.train_lengths.min),
+                   orDefault("dev_length", u.train_lengths.max)};
   u.lr = log.doubleAttribute(g, "lr");
   u.status = log.attribute(g, "status") ? log.stringAttribute(g, "status") : "running";
   if (u.status != "running") {
@@ -92,7 +94,7 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
   SyntheticCell c;
   const SyntheticUnit& first = *chosen.front();
   c.task = first.task, c.model = first.model, c.encoder = first.encoder, c.width = first.width;
-  c.state_size = first.state_size, c.test_length = first.test_length, c.lr = first.lr;
+  c.state_size = first.state_size, c.test_length = first.test_lengths.max, c.lr = first.lr;
   c.seeds = static_cast<int64_t>(chosen.size());
   c.tied_rates = tied;
   std::vector<double> tests, exacts, seconds;

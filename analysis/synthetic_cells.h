@@ -14,11 +14,16 @@
 
 namespace recurlab::analysis {
 
+// The lengths a split's sequences were drawn from.
+struct SyntheticLengths {
+  int64_t min = 0, max = 0;
+};
+
 struct SyntheticUnit {
   std::string group, task, kind, model, encoder, status;
-  int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0, test_length = 0;
-  int64_t train_length = 0, train_min_length = 0, test_min_length = 0;
-  int64_t dev_length = 0, dev_min_length = 0;  // the train range's in logs older than the keys
+  int64_t width = 0, lr_index = 0, seed_index = 0, state_size = 0;
+  SyntheticLengths train_lengths, test_lengths;
+  SyntheticLengths dev_lengths;  // the train range in logs older than the dev keys
   double lr = 0, dev = NAN, test = NAN, test_exact = NAN, seconds = NAN;  // NaN until finished
   std::vector<double> sequence_acc;     // per test sequence, at the best epoch
   std::vector<double> sequence_length;  // per test sequence (absent from older logs)

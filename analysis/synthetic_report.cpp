@@ -23,8 +23,8 @@ using Cell = SyntheticCell;
 
 std::string percent(double x) { return formatFixed(100 * x, 1); }
 
-std::string lengths(int64_t min, int64_t max) {
-  return min == max ? std::to_string(max) : std::to_string(min) + "–" + std::to_string(max);
+std::string lengths(const SyntheticLengths& r) {
+  return r.min == r.max ? std::to_string(r.max) : std::to_string(r.min) + "–" + std::to_string(r.max);
 }
 
 // Each task's kind and lengths, as its first unit logged them.
@@ -34,9 +34,8 @@ void writeTaskTable(const std::vector<Unit>& units, Report& report) {
   std::set<std::string> seen;
   for (const auto& u : units)
     if (seen.insert(u.task).second)
-      table.addRow({u.task, u.kind, lengths(u.train_min_length, u.train_length),
-                    lengths(u.dev_min_length, u.dev_length),
-                    lengths(u.test_min_length, u.test_length)});
+      table.addRow({u.task, u.kind, lengths(u.train_lengths), lengths(u.dev_lengths),
+                    lengths(u.test_lengths)});
   report.paragraph(
       "The tasks: where a range is given, each sequence's length is drawn uniformly from it "
       "(arithmetic: its odd lengths), and accuracy averages over the lengths drawn. The learning "

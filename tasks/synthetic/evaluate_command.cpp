@@ -40,8 +40,8 @@ std::vector<LengthScore> scoreAtLengths(KeptMixer& mixer, const std::vector<int6
   std::vector<LengthScore> scores;
   for (const int64_t length : lengths) {
     SyntheticTaskSpec spec = mixer.task;
-    spec.test_length = spec.test_min_length = length;
-    spec.test_examples = examples;
+    spec.test.length = spec.test.min_length = length;
+    spec.test.examples = examples;
     SyntheticSplit split;
     try {
       split = makeSyntheticTestSplit(spec, deriveSeed(seed, "length/" + std::to_string(length)));
@@ -87,8 +87,8 @@ int runEvaluate(const ModelCommandLine& cl) {
   auto mixer = loadKeptMixer(cl.model);
   const torch::Device device(cl.device);
   mixer.model->to(device);
-  std::vector<int64_t> lengths = {mixer.task.train_length};
-  if (mixer.task.test_length != mixer.task.train_length) lengths.push_back(mixer.task.test_length);
+  std::vector<int64_t> lengths = {mixer.task.train.length};
+  if (mixer.task.test.length != mixer.task.train.length) lengths.push_back(mixer.task.test.length);
   if (cl.has("lengths")) lengths = parseLengths(cl.lengths);
   const auto scores = scoreAtLengths(mixer, lengths, cl.examples, cl.seed,
                                      cl.batch_size > 0 ? cl.batch_size : mixer.batch_size, device);

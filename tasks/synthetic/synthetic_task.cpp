@@ -115,16 +115,14 @@ void SyntheticTask::describeUnit(const SyntheticUnitPlace& u, const nlohmann::js
   log.setAttribute(g, "lr", config_.learning_rates.at(u.lr_index));
   log.setAttribute(g, "lr_index", u.lr_index);
   log.setAttribute(g, "seed_index", u.seed_index);
-  log.setAttribute(g, "train_length", spec.train_length);
-  log.setAttribute(g, "dev_length", spec.dev_length);
-  log.setAttribute(g, "test_length", spec.test_length);
-  log.setAttribute(g, "train_min_length", spec.train_min_length);
-  log.setAttribute(g, "dev_min_length", spec.dev_min_length);
-  log.setAttribute(g, "test_min_length", spec.test_min_length);
+  for (const auto& [prefix, split] : spec.namedSplits()) {
+    log.setAttribute(g, prefix + "_length", split->length);
+    log.setAttribute(g, prefix + "_min_length", split->min_length);
+  }
   log.setAttribute(g, "parameters", parameters);
   // The Transformer's state (its keys and values) grows with the length: at both lengths.
-  for (const auto& [name, length] : {std::pair<const char*, int64_t>{"state_size", spec.test_length},
-                                     {"state_size_train", spec.train_length}})
+  for (const auto& [name, length] : {std::pair<const char*, int64_t>{"state_size", spec.test.length},
+                                     {"state_size_train", spec.train.length}})
     log.setAttribute(g, name, models::encoderStateSize(encoder, unit_json.at("config"), u.width, length));
 }
 

@@ -31,18 +31,8 @@ struct LengthRange {
   }
 };
 
-enum class Split { Train, Dev, Test };
-
-LengthRange rangeOf(const SyntheticTaskSpec& spec, Split split) {
-  const bool odd_only = spec.kind == "arithmetic";
-  if (split == Split::Train) return {spec.train_min_length, spec.train_length, odd_only};
-  if (split == Split::Dev) return {spec.dev_min_length, spec.dev_length, odd_only};
-  return {spec.test_min_length, spec.test_length, odd_only};
-}
-
-int64_t countOf(const SyntheticTaskSpec& spec, Split split) {
-  if (split == Split::Train) return spec.train_count;
-  return split == Split::Dev ? spec.dev_count : spec.test_count;
+LengthRange rangeOf(const SyntheticTaskSpec& spec, const SyntheticSplitSpec& split) {
+  return {split.min_length, split.length, spec.kind == "arithmetic"};
 }
 
 // Samples at both ends of each range now, so that a bad combination (too many pairs for the
@@ -50,32 +40,33 @@ int64_t countOf(const SyntheticTaskSpec& spec, Split split) {
 void checkSamples(const SyntheticTaskSpec& spec, const std::string& where) {
   std::mt19937_64 rng(1);
   try {
-    for (const Split split : {Split::Train, Split::Dev, Split::Test}) {
-      const LengthRange r = rangeOf(spec, split);
-      const int64_t count = countOf(spec, split);
-      spec.sampleOfLength(rng, r.max, count);
-      if (r.min < r.max) spec.sampleOfLength(rng, r.shortest(), count);
+    for (const auto& [name, split] : spec.namedSplits()) {
+      const LengthRange r = rangeOf(spec, *split);
+      spec.sampleOfLength(rng, r.max, split->count);
+      if (r.min < r.max) spec.sampleOfLength(rng, r.shortest(), split->count);
     }
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ": " + e.what());
   }
 }
 
-SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, uint64_t seed, int64_t examples, Split split) {
+// `with_sources`: the test split, scored per question.
+SyntheticSplit makeSplit(const SyntheticTaskSpec& spec, const SyntheticSplitSpec& split,
+                         uint64_t seed, bool with_sources) {
   std::mt19937_64 rng(seed);
   const LengthRange range = rangeOf(spec, split);
-  const int64_t count = countOf(spec, split);
+  const int64_t examples = split.examples;
   std::vector<SyntheticSequence> sequences;
   sequences.reserve(static_cast<size_t>(examples));
   std::vector<int64_t> lengths;
   size_t width = 0;
   for (int64_t i = 0; i < examples; ++i) {
     lengths.push_back(range.draw(rng));
-    sequences.push_back(spec.sampleOfLength(rng, lengths.back(), count));
+    sequences.push_back(spec.sampleOfLength(rng, lengths.back(), split.count));
     width = std::max(width, sequences.back().tokens.size());
   }
   // Only the test split is scored per question: train and dev drop the sources.
-  const bool recall = split == Split::Test && !sequences.front().sources.empty();
+  const bool recall = with_sources && !sequences.front().sources.empty();
   std::vector<int64_t> tokens, targets, sources;
   tokens.reserve(width * sequences.size());
   targets.reserve(width * sequences.size());
@@ -112,53 +103,47 @@ SyntheticTaskSpec SyntheticTaskSpec::fromJson(const std::string& name, const nlo
   if (s.kind.empty()) throw std::invalid_argument(where + ": key 'kind' is missing");
   if (usesVocabulary(s.kind))
     s.vocabulary = j.getInt("vocabulary", s.kind == "mqar" ? 8192 : 16, 3, 1 << 20);
-  s.train_length = j.getInt("train_length", 64, 1, 1 << 20);
-  s.test_length = j.getInt("test_length", s.train_length, 1, 1 << 20);
-  s.train_min_length = j.getInt("train_min_length", s.train_length, 1, s.train_length);
-  s.test_min_length = j.getInt("test_min_length", s.test_length, 1, s.test_length);
+  s.train.length = j.getInt("train_length", 64, 1, 1 << 20);
+  s.test.length = j.getInt("test_length", s.train.length, 1, 1 << 20);
+  s.train.min_length = j.getInt("train_min_length", s.train.length, 1, s.train.length);
+  s.test.min_length = j.getInt("test_min_length", s.test.length, 1, s.test.length);
   // Without dev_length the dev range is the train range; with it alone, every dev sequence has
   // that length (as for the train and test keys).
   const bool dev_range = j.has("dev_length");
-  s.dev_length = j.getInt("dev_length", s.train_length, 1, 1 << 20);
-  s.dev_min_length =
-      j.getInt("dev_min_length", dev_range ? s.dev_length : s.train_min_length, 1, s.dev_length);
+  s.dev.length = j.getInt("dev_length", s.train.length, 1, 1 << 20);
+  s.dev.min_length =
+      j.getInt("dev_min_length", dev_range ? s.dev.length : s.train.min_length, 1, s.dev.length);
   if (usesCount(s.kind)) {
-    s.train_count = j.getInt("train_count", s.kind == "mqar" ? 4 : 8, 1, 1 << 20);
-    s.dev_count = j.getInt("dev_count", s.train_count, 1, 1 << 20);
-    s.test_count = j.getInt("test_count", s.train_count, 1, 1 << 20);
+    s.train.count = j.getInt("train_count", s.kind == "mqar" ? 4 : 8, 1, 1 << 20);
+    s.dev.count = j.getInt("dev_count", s.train.count, 1, 1 << 20);
+    s.test.count = j.getInt("test_count", s.train.count, 1, 1 << 20);
   }
   if (s.kind == "mqar") s.power = j.getDouble("power", s.power, 1e-6, 1.0);
   if (s.kind == "majority") s.symbols = j.getInt("symbols", s.symbols, 2, 1 << 16);
-  s.train_examples = j.getInt("train_examples", 10000, 1, 1LL << 32);
-  s.dev_examples = j.getInt("dev_examples", 500, 1, 1LL << 32);
-  s.test_examples = j.getInt("test_examples", 1000, 1, 1LL << 32);
+  s.train.examples = j.getInt("train_examples", 10000, 1, 1LL << 32);
+  s.dev.examples = j.getInt("dev_examples", 500, 1, 1LL << 32);
+  s.test.examples = j.getInt("test_examples", 1000, 1, 1LL << 32);
   j.finish();
   checkSamples(s, where);
   return s;
 }
 
 nlohmann::json SyntheticTaskSpec::toJson() const {
-  nlohmann::json j = {{"kind", kind},
-                      {"train_length", train_length},
-                      {"dev_length", dev_length},
-                      {"test_length", test_length},
-                      {"train_min_length", train_min_length},
-                      {"dev_min_length", dev_min_length},
-                      {"test_min_length", test_min_length},
-                      {"train_examples", train_examples},
-                      {"dev_examples", dev_examples},
-                      {"test_examples", test_examples}};
+  nlohmann::json j = {{"kind", kind}};
+  for (const auto& [prefix, split] : namedSplits()) {
+    j[prefix + "_length"] = split->length;
+    j[prefix + "_min_length"] = split->min_length;
+    j[prefix + "_examples"] = split->examples;
+    if (usesCount(kind)) j[prefix + "_count"] = split->count;
+  }
   if (usesVocabulary(kind)) j["vocabulary"] = vocabulary;
-  if (usesCount(kind))
-    j["train_count"] = train_count, j["dev_count"] = dev_count, j["test_count"] = test_count;
   if (kind == "mqar") j["power"] = power;
   if (kind == "majority") j["symbols"] = symbols;
   return j;
 }
 
 bool SyntheticTaskSpec::lengthsVary() const {
-  return train_min_length < train_length || dev_min_length < dev_length ||
-         test_min_length < test_length;
+  return train.lengthsVary() || dev.lengthsVary() || test.lengthsVary();
 }
 
 int64_t SyntheticTaskSpec::inputVocabulary() const { return padToken() + (lengthsVary() ? 1 : 0); }
@@ -191,13 +176,13 @@ SyntheticSequence SyntheticTaskSpec::sampleOfLength(std::mt19937_64& rng, int64_
 }
 
 SyntheticData makeSyntheticData(const SyntheticTaskSpec& spec, uint64_t seed) {
-  return {makeSplit(spec, deriveSeed(seed, "train"), spec.train_examples, Split::Train),
-          makeSplit(spec, deriveSeed(seed, "dev"), spec.dev_examples, Split::Dev),
+  return {makeSplit(spec, spec.train, deriveSeed(seed, "train"), /*with_sources=*/false),
+          makeSplit(spec, spec.dev, deriveSeed(seed, "dev"), /*with_sources=*/false),
           makeSyntheticTestSplit(spec, seed)};
 }
 
 SyntheticSplit makeSyntheticTestSplit(const SyntheticTaskSpec& spec, uint64_t seed) {
-  return makeSplit(spec, deriveSeed(seed, "test"), spec.test_examples, Split::Test);
+  return makeSplit(spec, spec.test, deriveSeed(seed, "test"), /*with_sources=*/true);
 }
 
 }  // namespace recurlab::experiments

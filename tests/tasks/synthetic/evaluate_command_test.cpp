@@ -90,8 +90,8 @@ TEST(SyntheticEvaluate, EachLengthsSequencesHaveThatLengthAndComeFromTheSeed) {
   EXPECT_EQ(again[0].right, scores[1].right);
   // Sequences of exactly the length (parity's 30 bits and its query token): no padding.
   SyntheticTaskSpec spec = mixer.task;
-  spec.test_length = spec.test_min_length = 30;
-  spec.test_examples = 50;
+  spec.test.length = spec.test.min_length = 30;
+  spec.test.examples = 50;
   const auto split = makeSyntheticTestSplit(spec, 1);
   EXPECT_EQ(split.length(), 31);
   for (const int64_t l : split.lengths) EXPECT_EQ(l, 30);

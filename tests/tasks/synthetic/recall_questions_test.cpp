@@ -62,7 +62,7 @@ TEST(RecallQuestions, EveryRecallTasksSampledQuestionsPointBackToTheirAnswer) {
     ASSERT_EQ(static_cast<int64_t>(q.item.size()), asked.sum().item<int64_t>());
     // The answer stands `lag` positions before its question; items run 1..the row's questions.
     const auto positions = asked.nonzero();
-    const int64_t per_row = spec.kind == "induction" ? 1 : spec.test_count;
+    const int64_t per_row = spec.kind == "induction" ? 1 : spec.test.count;
     for (size_t i = 0; i < q.item.size(); ++i) {
       const int64_t row = positions[i][0].item<int64_t>(), at = positions[i][1].item<int64_t>();
       ASSERT_GE(q.lag[i], 1);

@@ -110,8 +110,8 @@ TEST(SyntheticTaskSpec, DevSequencesHaveTheTrainRangeUnlessTheDevKeysSayOtherwis
   const nlohmann::json keys = {{"kind", "parity"}, {"train_min_length", 1}, {"train_length", 6},
                                {"test_min_length", 12}, {"test_length", 20}};
   const auto plain = specOf(keys);
-  EXPECT_EQ(plain.dev_min_length, 1);
-  EXPECT_EQ(plain.dev_length, 6);
+  EXPECT_EQ(plain.dev.min_length, 1);
+  EXPECT_EQ(plain.dev.length, 6);
   auto explicit_keys = keys;
   explicit_keys["dev_min_length"] = 1, explicit_keys["dev_length"] = 6;
   const auto a = makeSyntheticData(plain, 8), b = makeSyntheticData(specOf(explicit_keys), 8);
@@ -121,7 +121,7 @@ TEST(SyntheticTaskSpec, DevSequencesHaveTheTrainRangeUnlessTheDevKeysSayOtherwis
   auto longer = keys;
   longer["dev_min_length"] = 12, longer["dev_length"] = 20, longer["dev_examples"] = 64;
   auto spec = SyntheticTaskSpec::fromJson("t", longer, "tasks.t");
-  spec.train_examples = 200, spec.test_examples = 4;
+  spec.train.examples = 200, spec.test.examples = 4;
   const auto c = makeSyntheticData(spec, 8);
   EXPECT_TRUE(c.train.tokens.equal(a.train.tokens));
   EXPECT_TRUE(c.test.tokens.equal(a.test.tokens));
@@ -137,7 +137,7 @@ TEST(SyntheticTaskSpec, DevSequencesHaveTheTrainRangeUnlessTheDevKeysSayOtherwis
 
   // dev_length alone: every dev sequence has that length, as for the train and test keys.
   const auto fixed = specOf({{"kind", "cycle"}, {"train_length", 6}, {"dev_length", 9}});
-  EXPECT_EQ(fixed.dev_min_length, 9);
+  EXPECT_EQ(fixed.dev.min_length, 9);
   EXPECT_FALSE(fixed.lengthsVary());
   EXPECT_EQ(makeSyntheticData(fixed, 2).dev.lengths, std::vector<int64_t>(4, 9));
 }
@@ -158,7 +158,7 @@ TEST(SyntheticTaskSpec, ABadDevRangeOrCountIsRefusedNamingIt) {
       << mqar;
   EXPECT_EQ(specOf({{"kind", "mqar"}, {"vocabulary", 64}, {"train_length", 32}, {"train_count", 2},
                     {"dev_count", 4}})
-                .dev_count,
+                .dev.count,
             4);
 }
 
