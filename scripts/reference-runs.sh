@@ -5,7 +5,7 @@
 #
 #   scripts/reference-runs.sh [--jobs N] [--data-dir DIR] [--root DIR] RUN...
 #   RUN: mt | lm-char | lm-char-linear | lm-word | classification | qa | synthetic |
-#        synthetic-mqar | synthetic-negative-eigenvalues | all
+#        synthetic-mqar | synthetic-negative-eigenvalues | synthetic-lengths | all
 #   (qa: seeds 1-3 of configs/qa/reference.json, then of reference-sru-dropout.json and
 #    reference-sru-rescale.json, then their comparison over the seeds in qa/seeds;
 #    classification: reference.json, then reference-embed-dropout.json,
@@ -18,7 +18,9 @@
 #    which a CPU's 5,000 training sequences can teach (at 8,192 no mixer learns it), 2 jobs, 136 units;
 #    synthetic-negative-eigenvalues: configs/synthetic/negative-eigenvalues.json, the elementwise
 #    linear recurrences with and without negative eigenvalues on parity and cycle navigation,
-#    every unit 16 epochs, dev at the test lengths, 2 jobs, about an hour on a busy 2-core machine)
+#    every unit 16 epochs, dev at the test lengths, 2 jobs, about an hour on a busy 2-core machine;
+#    synthetic-lengths: configs/synthetic/length-generalization.json, parity, cycle navigation and
+#    majority for every registered mixer at width 64 on that protocol, 2 jobs, 204 units)
 #
 # Each run uses N worker processes of one LibTorch thread (on a 2-core machine two OpenMP
 # threads in one process wait for each other; two processes do not). The default is 2, and 3
@@ -40,7 +42,7 @@ data_dir=data
 root=results/reference
 build=${BUILD:-build}
 known=(mt lm-char lm-char-linear lm-word classification qa synthetic synthetic-mqar
-       synthetic-negative-eigenvalues)
+       synthetic-negative-eigenvalues synthetic-lengths)
 runs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -77,6 +79,9 @@ for run in "${runs[@]}"; do
     synthetic-negative-eigenvalues) "$build/recurlab_synthetic" \
           --config configs/synthetic/negative-eigenvalues.json "${common[@]}" \
           --out "$root/synthetic/negative-eigenvalues" ;;
+    synthetic-lengths) "$build/recurlab_synthetic" \
+          --config configs/synthetic/length-generalization.json "${common[@]}" \
+          --out "$root/synthetic/length-generalization" ;;
     lm-word) "$build/recurlab_lm" --config configs/lm/ptb-word-cpu.json "${common[@]}" --out "$root/lm/ptb-word" ;;
     classification) "$build/recurlab_classification" --config configs/classification/reference.json \
                       "${common[@]}" --out "$root/classification/fixed-hyperparameters"
