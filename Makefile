@@ -78,7 +78,7 @@ figures: deps configure
 
 # The full-protocol reference runs (docs/results.md): make reference-<run>, <run> one of mt,
 # lm-char, lm-char-linear, lm-word, classification, qa, synthetic, synthetic-mqar,
-# synthetic-negative-eigenvalues or all; hours to days on 2 cores, resumable by the same command.
+# synthetic-negative-eigenvalues, synthetic-lengths or all; hours to days on 2 cores, resumable by the same command.
 # REFERENCE_ARGS passes options to scripts/reference-runs.sh (--jobs N, --data-dir DIR).
 REFERENCE_ARGS ?=
 reference-%: deps configure
