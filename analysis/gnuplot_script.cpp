@@ -166,6 +166,7 @@ struct PanelPlan {
   std::vector<KeyEntry> entries;
   std::vector<std::string> plot_items;
   std::vector<std::pair<double, double>> samples;  // plot fractions, for the key search
+  bool slanted_categories = false;  // bars whose labels would overlap level: at 45 degrees
 };
 
 // The stroke of reference series and level lines: thin, dark grey, dashed.
@@ -548,6 +549,18 @@ std::vector<Margins> placeMargins(std::vector<PanelPlan>& plans, const Layout& l
       }
       if (plan.key == KeyPlacement::OutsideRight) m.right += plan.key_width;
     }
+    // Category labels wider than their share of the plot overlap when level: slant them, and
+    // make room below for the longest (its width times sin 45°). kCharWidth is a bound for
+    // margins; lower-case names average about 0.8 of it.
+    if (!p.categories.empty()) {
+      size_t longest = 0;
+      for (const auto& c : p.categories) longest = std::max(longest, utf8Length(c));
+      const double share = (layout.cell_w - m.left - m.right) / static_cast<double>(p.categories.size());
+      if (0.8 * kCharWidth * static_cast<double>(longest) > share) {
+        plan.slanted_categories = true;
+        m.bottom = 30 + 0.71 * kCharWidth * static_cast<double>(longest) + (p.x.label.empty() ? 0 : 34);
+      }
+    }
   }
   const int cols = layout.cols;
   for (int col = 0; col < cols; ++col) {
@@ -583,7 +596,8 @@ std::string axesCommands(const PanelPlan& plan) {
     s << kBarFill;
     s << "set boxwidth " << num(0.8 / static_cast<double>(p.bars.size())) << " absolute\n";
     s << "set xrange [" << num(plan.x.lo) << ":" << num(plan.x.hi) << "]\n";
-    s << "set xtics " << tickList(p.categories) << " noenhanced scale 0\n";
+    s << "set xtics " << tickList(p.categories)
+      << (plan.slanted_categories ? " rotate by 45 right" : "") << " noenhanced scale 0\n";
     s << axisCommands("y", p.y, plan.y);
     for (const auto& l : p.levels)
       s << "set arrow from graph 0, first " << num(l.y) << " to graph 1, first " << num(l.y)

@@ -50,6 +50,17 @@ std::vector<MetricValue> headlineMetrics(const std::string& experiment,
             stats.value("n", 0) >= stats.value("planned", 0))
           addIfNumber(out, model, "test accuracy % (" + dataset + ")", stats["mean"]);
   }
+  if (experiment == "synthetic" && summary.contains("synthetic") && summary["synthetic"].is_array()) {
+    for (const auto& cell : summary["synthetic"]) {
+      // A cell with fewer finished units (rates × seeds) than planned is no result yet.
+      if (!cell.is_object() || cell.value("units", 0) < cell.value("planned", 0)) continue;
+      const std::string where = cell.value("task", std::string("?")) + ", width " +
+                                std::to_string(cell.value("width", int64_t{0}));
+      if (cell.contains("test_acc") && cell["test_acc"].is_number())
+        addIfNumber(out, cell.value("model", std::string("?")), "test accuracy % (" + where + ")",
+                    100.0 * cell["test_acc"].get<double>());
+    }
+  }
   if (!summary.contains("models") || !summary["models"].is_object()) return out;
   for (const auto& [model, s] : summary["models"].items()) {
     // A model still training (a snapshot of a running run) is no result to compare.
@@ -142,6 +153,7 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs) {
       row.label = label;
       row.model = v.model;
       row.config_name = config_name;
+      row.config_index = config_index[r.config];
       row.values.push_back(v.value);
       row.seeds.push_back(r.seed);
       row.runs.push_back(r.run);
@@ -229,14 +241,17 @@ void pairedSection(const Comparison& comparison, Report& report) {
 void comparisonFigure(const Comparison& comparison, size_t run_count, Report& report) {
   // One panel per metric: a group of bars per model, a bar per config (a key when several).
   Figure figure;
-  figure.width = 1000;
+  // Where some model ran under several configs, a bar per config for every model (one only
+  // under config 1 is drawn and keyed as config 1, though its table label names none).
+  const auto groupOf = [&](const ComparisonRow& row) {
+    return comparison.configs.empty() ? std::string() : "config " + std::to_string(row.config_index + 1);
+  };
   std::vector<std::string> metrics, config_names;
   for (const auto& row : comparison.rows) {
     if (std::find(metrics.begin(), metrics.end(), row.metric) == metrics.end())
       metrics.push_back(row.metric);
-    if (std::find(config_names.begin(), config_names.end(), row.config_name) ==
-        config_names.end())
-      config_names.push_back(row.config_name);
+    if (std::find(config_names.begin(), config_names.end(), groupOf(row)) == config_names.end())
+      config_names.push_back(groupOf(row));
   }
   std::sort(config_names.begin(), config_names.end());
   // A key only tells configs apart; the caption says what a bar and its error bar are.
@@ -258,7 +273,7 @@ void comparisonFigure(const Comparison& comparison, size_t run_count, Report& re
       for (const auto& model : panel.categories) {
         double value = NAN, error = 0;
         for (const auto& row : comparison.rows)
-          if (row.metric == metric && row.model == model && row.config_name == config_names[k]) {
+          if (row.metric == metric && row.model == model && groupOf(row) == config_names[k]) {
             value = row.mean;
             error = std::isfinite(row.std) ? row.std : 0.0;
             any = true;
@@ -271,6 +286,9 @@ void comparisonFigure(const Comparison& comparison, size_t run_count, Report& re
     if (config_names.size() < 2) panel.key = KeyPlacement::Off;
     figure.panels.push_back(panel);
   }
+  // Panels wide enough for a metric's title (synthetic runs have one per task and width).
+  figure.width = std::max(1000, 420 * gridColumns(figure.panels.size()));
+  figure.height = sharedKeyGridHeight(figure.panels.size());
   if (!figure.panels.empty())
     report.figure(figure, "compare",
                   "Mean ± standard deviation of each headline metric over " +

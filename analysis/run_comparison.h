@@ -28,8 +28,10 @@ struct RunMetrics {
 
 // The headline metrics of one experiment kind's summary.json: classification test accuracy per
 // dataset, LM test and valid BPC or perplexity, MT test BLEU (sacreBLEU, and the tokenized
-// lowercased one where logged) and best valid BLEU, QA dev EM and F1. Other kinds: none. Models
-// still training (status "running" in a snapshot of a live run) are left out.
+// lowercased one where logged) and best valid BLEU, QA dev EM and F1, synthetic test accuracy
+// (%) per task and width at the cell's best learning rate. Other kinds: none. Models still
+// training (status "running" in a snapshot of a live run; classification and synthetic cells
+// with fewer finished units than planned) are left out.
 std::vector<MetricValue> headlineMetrics(const std::string& experiment,
                                          const nlohmann::json& summary);
 
@@ -41,6 +43,7 @@ struct ComparisonRow {
   std::string metric, label;  // label: the model, with "[config k]" where configs differ
   std::string model;
   std::string config_name;    // "config k" where the model has several configs, else ""
+  size_t config_index = 0;    // k - 1: its runs' config among the compared runs' distinct ones
   double mean = 0, std = 0;   // std: NaN for a single run
   std::vector<std::string> seeds;  // one per run, in the order of `values`
   std::vector<double> values;

@@ -97,6 +97,7 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
   c.state_size = first.state_size, c.test_length = first.test_lengths.max, c.lr = first.lr;
   c.seeds = static_cast<int64_t>(chosen.size());
   c.tied_rates = tied;
+  c.finished_units = static_cast<int64_t>(units.size());
   std::vector<double> tests, exacts, seconds;
   bool lengths = true, questions = true, answers = true;
   for (const auto* u : chosen) {

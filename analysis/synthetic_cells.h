@@ -40,6 +40,7 @@ struct SyntheticCell {
   double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
   // Rates with the same best mean dev accuracy (1: no tie); the lowest of them is the cell's.
   int64_t tied_rates = 1;
+  int64_t finished_units = 0;  // at every rate and seed: fewer than planned while the run trains
   std::vector<double> sequence_acc;     // the seeds' test sequences, in seed order
   std::vector<double> sequence_length;  // their lengths, when every seed logged them
   // The seeds' test questions, when every seed logged them; the answered items likewise.

@@ -208,6 +208,27 @@ void writePairedTests(const std::vector<Cell>& cells, Report& report) {
   report.table(table, "synthetic_paired_tests", "Synthetic tasks: paired bootstrap tests");
 }
 
+// One row per cell; `units` of `planned` (rates × seeds; absent from logs that list no plan) say
+// whether the cell is final: recurlab_compare takes only final cells.
+void writeSummary(const std::vector<Cell>& cells, const std::set<std::string>& planned,
+                  Report& report) {
+  auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
+  for (const auto& c : cells) {
+    nlohmann::json row = {{"task", c.task}, {"model", c.model}, {"encoder", c.encoder},
+                          {"width", c.width}, {"state_size", c.state_size}, {"best_lr", c.lr},
+                          {"dev_acc", c.dev}, {"test_acc", c.test}, {"test_acc_std", c.test_std},
+                          {"test_exact", c.exact}, {"seeds", c.seeds},
+                          {"seconds_per_unit", c.seconds}, {"tied_rates", c.tied_rates},
+                          {"units", c.finished_units}};
+    const std::string prefix = "/" + c.task + "/" + c.model + "/w" + std::to_string(c.width) + "/";
+    if (!planned.empty())
+      row["planned"] = std::count_if(planned.begin(), planned.end(), [&](const std::string& g) {
+        return g.compare(0, prefix.size(), prefix) == 0;
+      });
+    rows.push_back(std::move(row));
+  }
+}
+
 void buildSyntheticReport(const RunReader& run, Report& report) {
   std::vector<Unit> units;
   run.forEachLog([&](const Hdf5RunLog& log) { readSyntheticUnits(log, units); });
@@ -230,13 +251,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
   writeRecallSection(cells, report);
   writeAnswersSection(cells, report);
   writePairedTests(cells, report);
-  auto& rows = report.summary()["synthetic"] = nlohmann::json::array();
-  for (const auto& c : cells)
-    rows.push_back({{"task", c.task}, {"model", c.model}, {"encoder", c.encoder},
-                    {"width", c.width}, {"state_size", c.state_size}, {"best_lr", c.lr},
-                    {"dev_acc", c.dev}, {"test_acc", c.test}, {"test_acc_std", c.test_std},
-                    {"test_exact", c.exact}, {"seeds", c.seeds}, {"seconds_per_unit", c.seconds},
-                    {"tied_rates", c.tied_rates}});
+  writeSummary(cells, run.plannedUnitGroups(), report);
 }
 
 }  // namespace

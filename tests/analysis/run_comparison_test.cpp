@@ -83,6 +83,21 @@ TEST(RunComparisonTest, HeadlineMetricsOfEachKind) {
       "mt", {{"models", {{"t", {{"test_bleu", 30.0}, {"test_bleu_tok_lc", nullptr}}}}}});
   ASSERT_EQ(mt.size(), 1u) << "a null (NaN) value is left out";
   EXPECT_EQ(mt[0].metric, "test BLEU");
+  // Synthetic: a cell per task and width, in percent; one with fewer finished units than
+  // planned is no result; a row without a plan (an older summary) counts.
+  const auto synthetic = headlineMetrics(
+      "synthetic",
+      {{"synthetic",
+        {{{"task", "parity"}, {"model", "lstm"}, {"width", 64}, {"test_acc", 0.875},
+          {"units", 4}, {"planned", 4}},
+         {{"task", "parity"}, {"model", "sru"}, {"width", 64}, {"test_acc", 0.5}, {"units", 3},
+          {"planned", 4}},
+         {{"task", "cycle"}, {"model", "gla"}, {"width", 128}, {"test_acc", 0.25}}}}});
+  ASSERT_EQ(synthetic.size(), 2u);
+  EXPECT_EQ(synthetic[0].model, "lstm");
+  EXPECT_EQ(synthetic[0].metric, "test accuracy % (parity, width 64)");
+  EXPECT_DOUBLE_EQ(synthetic[0].value, 87.5);
+  EXPECT_EQ(synthetic[1].metric, "test accuracy % (cycle, width 128)");
   EXPECT_TRUE(headlineMetrics("speed", {{"models", {{"x", {{"test", 1}}}}}}).empty());
 }
 
@@ -146,6 +161,35 @@ TEST(RunComparisonTest, SeedsOfOneConfigGiveMeanStdAndPairedTests) {
     EXPECT_NE(fileText(out + "/compare.pdf").find("/CreationDate (D:20260103102030"),
               std::string::npos);
   }
+}
+
+// Two protocols of a synthetic suite: gla ran under both configs, lstm under the first only. In
+// the figure every bar belongs to its config (lstm's to config 1, keyed), and seventeen model
+// names too wide to stand level under their bars are slanted.
+TEST(RunComparisonTest, FigureGroupsEveryModelByItsConfigAndSlantsCrowdedNames) {
+  testing::TempRoot tmp;
+  RunMetrics first{"runs/first", "synthetic", "{\"patience\":3}", "1", "2026-01-01T00:00:00Z", {}};
+  RunMetrics second{"runs/second", "synthetic", "{\"patience\":16}", "1", "2026-01-02T00:00:00Z", {}};
+  const std::string metric = "test accuracy % (cycle, width 64)";
+  first.values = {{"gla", metric, 50.9}, {"lstm", metric, 92.6}};
+  second.values = {{"gla", metric, 51.7}};
+  for (int k = 0; k < 15; ++k) first.values.push_back({"a_long_model_" + std::to_string(k), metric, 20});
+  const std::vector<RunMetrics> runs = {first, second};
+  const Comparison c = compareRuns(runs);
+  ASSERT_EQ(c.configs.size(), 2u);
+  const auto* lstm = findRow(c, metric, "lstm");
+  ASSERT_NE(lstm, nullptr) << "a model under one config keeps its plain label";
+  EXPECT_EQ(lstm->config_index, 0u);
+  ASSERT_NE(findRow(c, metric, "gla [config 2]"), nullptr);
+  const std::string out = tmp.file("cmp");
+  writeComparison(c, runs, out);
+  const std::string dat = fileText(out + "/compare.dat");
+  EXPECT_NE(dat.find("# category_index category \"config 1\" error \"config 2\" error"),
+            std::string::npos) << dat;
+  EXPECT_NE(dat.find("\"lstm\" 92.6 0 NaN 0"), std::string::npos) << "lstm's bar is config 1's\n" << dat;
+  EXPECT_EQ(dat.find("category \"\""), std::string::npos) << "no untitled series\n" << dat;
+  const std::string gp = fileText(out + "/compare.gp");
+  EXPECT_NE(gp.find("rotate by 45 right"), std::string::npos) << gp;
 }
 
 TEST(RunComparisonTest, ARunWithoutSummaryGetsItsReportFirst) {

@@ -122,6 +122,28 @@ TEST(SyntheticReport, ListsTheDevLengthsTheUnitsLogged) {
   EXPECT_NE(report.find("| parity | parity | 1–8 | 12–16 | 9–16 |"), std::string::npos) << report;
 }
 
+// Each summary row counts its finished units against the run's plan: a third rate planned and
+// not begun leaves the cell at 2 of 3 (recurlab_compare takes only whole cells); a log with no
+// plan gives no count.
+TEST(SyntheticReport, SummaryRowsCountFinishedUnitsAgainstThePlan) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.6, 0.9, {1, 1}, {9, 16}}, {1, 0.8, 0.5, {1, 0}, {9, 16}}});
+  analyzeRun(temp.path().string());
+  auto row = nlohmann::json::parse(fileText(temp.path() / "summary.json")).at("synthetic").at(0);
+  EXPECT_EQ(row.at("units").get<int64_t>(), 2);
+  EXPECT_FALSE(row.contains("planned")) << row;
+  {
+    Hdf5RunLog log((temp.path() / "log.h5").string(), Hdf5RunLog::Mode::Append);
+    const nlohmann::json planned = {unitGroup(0), unitGroup(1), unitGroup(2),
+                                    "/parity/lstm/w16/lr0/seeds/0", "/parity/gru/w8/lr0/seeds/0"};
+    log.setAttribute("/", "units_planned", planned.dump());
+  }
+  analyzeRun(temp.path().string());
+  row = nlohmann::json::parse(fileText(temp.path() / "summary.json")).at("synthetic").at(0);
+  EXPECT_EQ(row.at("units").get<int64_t>(), 2);
+  EXPECT_EQ(row.at("planned").get<int64_t>(), 3) << row;
+}
+
 // Both rates reach 90% dev: the lowest is taken, and the report says they tied.
 TEST(SyntheticReport, SaysWhichCellsTiedOnDevAndTakesTheLowestRate) {
   const recurlab::testing::TempRoot temp;
