@@ -141,14 +141,19 @@ Comparison compareRuns(const std::vector<RunMetrics>& runs) {
     config_index[r.config] = c.configs.size();
     c.configs.push_back(r.config);
   }
-  std::map<std::pair<std::string, std::string>, ComparisonRow> rows;
+  // Metrics in the order the runs give them (a synthetic run's widths rise: 64 before 128),
+  // each metric's rows by label.
+  std::map<std::string, size_t> metric_order;
+  for (const auto& r : runs)
+    for (const auto& v : r.values) metric_order.emplace(v.metric, metric_order.size());
+  std::map<std::pair<size_t, std::string>, ComparisonRow> rows;
   for (const auto& r : runs)
     for (const auto& v : r.values) {
       std::string config_name;
       if (configs_of_model[v.model].size() > 1)
         config_name = "config " + std::to_string(config_index[r.config] + 1);
       const std::string label = config_name.empty() ? v.model : v.model + " [" + config_name + "]";
-      auto& row = rows[{v.metric, label}];
+      auto& row = rows[{metric_order.at(v.metric), label}];
       row.metric = v.metric;
       row.label = label;
       row.model = v.model;

@@ -58,7 +58,7 @@ struct PairedComparison {
 };
 
 struct Comparison {
-  std::vector<ComparisonRow> rows;      // by metric, then label
+  std::vector<ComparisonRow> rows;      // by metric (as the runs first give them), then label
   std::vector<PairedComparison> paired;
   std::vector<std::string> configs;     // "config k" texts, k = index + 1, where configs differ
 };

@@ -174,9 +174,13 @@ TEST(RunComparisonTest, FigureGroupsEveryModelByItsConfigAndSlantsCrowdedNames) 
   first.values = {{"gla", metric, 50.9}, {"lstm", metric, 92.6}};
   second.values = {{"gla", metric, 51.7}};
   for (int k = 0; k < 15; ++k) first.values.push_back({"a_long_model_" + std::to_string(k), metric, 20});
+  first.values.push_back({"gla", "test accuracy % (cycle, width 128)", 37.4});
   const std::vector<RunMetrics> runs = {first, second};
   const Comparison c = compareRuns(runs);
   ASSERT_EQ(c.configs.size(), 2u);
+  // Metrics in the order the runs give them, not as text sorts them ("128" before "64").
+  EXPECT_EQ(c.rows.front().metric, metric);
+  EXPECT_EQ(c.rows.back().metric, "test accuracy % (cycle, width 128)");
   const auto* lstm = findRow(c, metric, "lstm");
   ASSERT_NE(lstm, nullptr) << "a model under one config keeps its plain label";
   EXPECT_EQ(lstm->config_index, 0u);
