@@ -41,7 +41,8 @@ void readUnit(const Hdf5RunLog& log, const std::string& g, std::vector<Synthetic
   const auto orDefault = [&](const std::string& name, int64_t otherwise) {
     return log.attribute(g, name) ? log.intAttribute(g, name) : otherwise;
   };
-  const auto lengthsOf = [&](const std::string& split) {  // the length required, its minimum not
+  // <split>_length is always logged, <split>_min_length since lengths can vary.
+  const auto lengthsOf = [&](const std::string& split) {
     const int64_t max = log.intAttribute(g, split + "_length");
     return SyntheticLengths{orDefault(split + "_min_length", max), max};
   };
