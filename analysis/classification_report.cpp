@@ -11,6 +11,7 @@
 #include <set>
 
 #include "analysis/report_registry.h"
+#include "analysis/run_reader.h"
 
 namespace recurlab::analysis {
 namespace {
@@ -104,10 +105,7 @@ void readUnits(const Hdf5RunLog& log, std::vector<Unit>& units) {
 
 size_t plannedFinals(const std::set<std::string>& planned, const std::string& dataset,
                      const std::string& model) {
-  const std::string prefix = "/" + dataset + "/" + model + "/folds/";
-  return static_cast<size_t>(std::count_if(planned.begin(), planned.end(), [&](const std::string& g) {
-    return g.compare(0, prefix.size(), prefix) == 0;
-  }));
+  return groupsUnder(planned, "/" + dataset + "/" + model + "/folds/");
 }
 
 template <class F>

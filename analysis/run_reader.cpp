@@ -122,4 +122,13 @@ std::set<std::string> RunReader::plannedUnitGroups() const {
   return groups;
 }
 
+size_t groupsUnder(const std::set<std::string>& groups, const std::string& prefix) {
+  // The set is sorted: the groups under a prefix are one run from its lower bound.
+  size_t n = 0;
+  for (auto it = groups.lower_bound(prefix);
+       it != groups.end() && it->compare(0, prefix.size(), prefix) == 0; ++it)
+    ++n;
+  return n;
+}
+
 }  // namespace recurlab::analysis

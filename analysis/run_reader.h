@@ -53,4 +53,8 @@ class RunReader {
   experiments::Hdf5RunLog log_;
 };
 
+// How many of `groups` (e.g. plannedUnitGroups()) lie under `prefix` ("/<dataset>/<model>/folds/"):
+// the units a report cell waits for.
+size_t groupsUnder(const std::set<std::string>& groups, const std::string& prefix);
+
 }  // namespace recurlab::analysis

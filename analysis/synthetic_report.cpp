@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/report_registry.h"
+#include "analysis/run_reader.h"
 #include "analysis/synthetic_answers_section.h"
 #include "analysis/synthetic_cells.h"
 #include "analysis/synthetic_recall_section.h"
@@ -220,11 +221,9 @@ void writeSummary(const std::vector<Cell>& cells, const std::set<std::string>& p
                           {"test_exact", c.exact}, {"seeds", c.seeds},
                           {"seconds_per_unit", c.seconds}, {"tied_rates", c.tied_rates},
                           {"units", c.finished_units}};
-    const std::string prefix = "/" + c.task + "/" + c.model + "/w" + std::to_string(c.width) + "/";
     if (!planned.empty())
-      row["planned"] = std::count_if(planned.begin(), planned.end(), [&](const std::string& g) {
-        return g.compare(0, prefix.size(), prefix) == 0;
-      });
+      row["planned"] =
+          groupsUnder(planned, "/" + c.task + "/" + c.model + "/w" + std::to_string(c.width) + "/");
     rows.push_back(std::move(row));
   }
 }

@@ -134,8 +134,10 @@ TEST(SyntheticReport, SummaryRowsCountFinishedUnitsAgainstThePlan) {
   EXPECT_FALSE(row.contains("planned")) << row;
   {
     Hdf5RunLog log((temp.path() / "log.h5").string(), Hdf5RunLog::Mode::Append);
+    // Other cells' groups sort before and after this cell's ("w80" after "w8/").
     const nlohmann::json planned = {unitGroup(0), unitGroup(1), unitGroup(2),
-                                    "/parity/lstm/w16/lr0/seeds/0", "/parity/gru/w8/lr0/seeds/0"};
+                                    "/parity/lstm/w16/lr0/seeds/0", "/parity/gru/w8/lr0/seeds/0",
+                                    "/parity/lstm/w80/lr0/seeds/0", "/parity/sru/w8/lr0/seeds/0"};
     log.setAttribute("/", "units_planned", planned.dump());
   }
   analyzeRun(temp.path().string());
