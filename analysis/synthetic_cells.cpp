@@ -96,6 +96,7 @@ SyntheticCell bestRateCell(const std::vector<const SyntheticUnit*>& units) {
   const SyntheticUnit& first = *chosen.front();
   c.task = first.task, c.model = first.model, c.encoder = first.encoder, c.width = first.width;
   c.state_size = first.state_size, c.test_length = first.test_lengths.max, c.lr = first.lr;
+  c.lr_index = first.lr_index;
   c.seeds = static_cast<int64_t>(chosen.size());
   c.tied_rates = tied;
   c.finished_units = static_cast<int64_t>(units.size());

@@ -37,6 +37,7 @@ struct SyntheticUnit {
 struct SyntheticCell {
   std::string task, model, encoder;
   int64_t width = 0, state_size = 0, test_length = 0, seeds = 0;
+  int64_t lr_index = 0;  // the chosen rate's place in the grid
   double lr = 0, dev = 0, test = 0, test_std = 0, exact = 0, seconds = 0;
   // Rates with the same best mean dev accuracy (1: no tie); the lowest of them is the cell's.
   int64_t tied_rates = 1;

@@ -12,6 +12,7 @@
 #include "analysis/run_reader.h"
 #include "analysis/synthetic_answers_section.h"
 #include "analysis/synthetic_cells.h"
+#include "analysis/synthetic_lengths_section.h"
 #include "analysis/synthetic_recall_section.h"
 #include "metrics/paired_significance.h"
 
@@ -247,6 +248,7 @@ void buildSyntheticReport(const RunReader& run, Report& report) {
   writeWallClockNote(report);
   writeFigures(cells, report);
   writeLengthFigure(cells, report);
+  writeLengthsSection(cells, units, run.runDirectory(), report);
   writeRecallSection(cells, report);
   writeAnswersSection(cells, report);
   writePairedTests(cells, report);

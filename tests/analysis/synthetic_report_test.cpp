@@ -303,5 +303,54 @@ TEST(SyntheticReport, NamesAFewOfManyUnitsNotStartedAndCountsTheRest) {
   EXPECT_EQ(summary.at("units_not_started").size(), 20u);
 }
 
+// The kept models scored at chosen lengths (the run's parity_by_length.csv): the table at the
+// rate dev chose (lr1, seeds pooled: 11 of 20 at length 64), beside the best rate at the longest
+// length (lr0, 90%); the figure's points and the training length's line; summary rows. A file
+// for a task the run lacks is not read; without a file there is no section.
+TEST(SyntheticReport, ScoresKeptModelsAtChosenLengthsAtTheChosenRate) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.6, 0.9, {1, 1}, {9, 16}}, {1, 0.8, 0.5, {1, 0}, {9, 16}}});
+  analyzeRun(temp.path().string());
+  EXPECT_EQ(fileText(temp.path() / "report.md").find("At lengths beyond"), std::string::npos);
+
+  std::ofstream(temp.path() / "parity_by_length.csv")
+      << "task,model,width,lr_index,seed,length,sequences,questions,right,exact_sequences,"
+         "accuracy,exact_match\n"
+         "parity,lstm,8,0,0,8,10,10,10,10,1,1\n"
+         "parity,lstm,8,0,0,64,10,10,9,9,0.9,0.9\n"
+         "parity,lstm,8,1,0,8,10,10,10,10,1,1\n"
+         "parity,lstm,8,1,0,64,10,10,5,5,0.5,0.5\n"
+         "parity,lstm,8,1,1,64,10,10,6,6,0.6,0.6\n";
+  std::ofstream(temp.path() / "cycle_by_length.csv") << "not,a,scores,file\n";
+  analyzeRun(temp.path().string());
+  const std::string md = fileText(temp.path() / "report.md");
+  EXPECT_NE(md.find("parity: trained on lengths up to 8, tested on 9–16."), std::string::npos) << md;
+  EXPECT_NE(md.find("| model | width | lr | 8 | 64 | best lr at 64 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| lstm | 8 | 0.010 | 100.0 | 55.0 | 90.0 (0.0010) |"), std::string::npos) << md;
+  const std::string dat = fileText(temp.path() / "accuracy_at_lengths.dat");
+  EXPECT_EQ(datBlock(dat, 0), (std::vector<std::pair<double, double>>{{8, 100}, {64, 55}}));
+  EXPECT_EQ(datBlock(dat, 1), (std::vector<std::pair<double, double>>{{8, 0}, {8, 100}}));
+  const auto summary = nlohmann::json::parse(fileText(temp.path() / "summary.json"));
+  const auto& row = summary.at("synthetic_at_lengths").at(0);
+  EXPECT_EQ(row.at("lengths"), nlohmann::json({8, 64}));
+  EXPECT_DOUBLE_EQ(row.at("accuracy").at(1).get<double>(), 0.55);
+  EXPECT_DOUBLE_EQ(row.at("best_lr").get<double>(), 0.01);
+}
+
+TEST(SyntheticReport, RefusesAMalformedScoresFileNamingItsLine) {
+  const recurlab::testing::TempRoot temp;
+  writeRun(temp.path(), {{0, 0.6, 0.9, {1, 1}, {9, 16}}});
+  std::ofstream(temp.path() / "parity_by_length.csv")
+      << "task,model,width,lr_index,seed,length,questions,right\n"
+         "parity,lstm,8,0,0,64,10,eleven\n";
+  try {
+    analyzeRun(temp.path().string());
+    FAIL() << "a malformed scores file was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("parity_by_length.csv:2: right 'eleven' is not an integer"),
+              std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace recurlab::analysis
