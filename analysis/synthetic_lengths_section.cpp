@@ -124,6 +124,8 @@ Figure lengthsFigure(const std::map<std::pair<std::string, int64_t>, std::vector
     }
     figure.panels.push_back(panel);
   }
+  // Room for a log axis's tick labels (128 256 512 1k) in every column.
+  figure.width = std::max(900, 420 * gridColumns(figure.panels.size()));
   return figure;
 }
 
