@@ -2,7 +2,9 @@
 // task, model and width the best learning rate of the grid (mean dev accuracy over seeds), the
 // test accuracy there, the recurrent state size and the wall-clock per unit; accuracy against
 // width and against state size (after Arora et al. 2023, Figure 2); the paired tests between
-// models on the same test sequences. Reads every log of the run folder and merges their units.
+// models on the same test sequences; and, where scripts/synthetic-lengths.sh scored the kept
+// models, their accuracy at those lengths. Reads every log of the run folder and merges their
+// units.
 #include <algorithm>
 #include <cmath>
 #include <map>
