@@ -5,12 +5,13 @@
 # config; LENGTHS: comma-separated, e.g. 40,80,160,320,640. For each kept model of the task
 # (RUN/models/TASK/<model>/w<width>/lr<i>/seeds/<s>/), `recurlab_synthetic evaluate` on 1,000
 # fresh sequences per length (EXAMPLES=N to change it, SEED=S the draw), one LibTorch thread,
-# JOBS=N models at a time (default 1; the file is the same for any N).
+# JOBS=N models at a time (default 1; the file is the same for any N), DEVICE=cuda (or cuda:N,
+# auto; default cpu) where they run.
 # OUT (default RUN/TASK_by_length.csv): task,model,width,lr_index,seed, then evaluate's columns;
 # `recurlab_analyze RUN` reports it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 3 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 run=$1 task=$2 lengths=$3
 out=${4:-$run/${task}_by_length.csv}
 program=${BUILD:-build}/recurlab_synthetic
@@ -35,7 +36,7 @@ score() {
   IFS=/ read -r -a part <<< "$dir"
   n=${#part[@]}
   "$program" evaluate --model "$dir" --lengths "$lengths" --examples "${EXAMPLES:-1000}" \
-    --seed "${SEED:-1}" --threads 1 -o "$parts/$index.raw" || return 1
+    --seed "${SEED:-1}" --device "${DEVICE:-cpu}" --threads 1 -o "$parts/$index.raw" || return 1
   { [ "$index" -gt 0 ] || echo "task,model,width,lr_index,seed,$(head -1 "$parts/$index.raw")"
     tail -n +2 "$parts/$index.raw" |
       sed "s|^|$task,${part[n-5]},${part[n-4]#w},${part[n-3]#lr},${part[n-1]},|"; } > "$parts/$index.csv"

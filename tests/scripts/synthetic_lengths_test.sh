@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/synthetic-lengths.sh on a tiny run with kept models (2 mixers x 2 rates, 2 epochs):
 # one row per model and length with its folder's names; the same bytes with JOBS=3 as with
-# JOBS=1; a length the task cannot have fails and leaves the earlier OUT as it was; and
-# recurlab_analyze reports the file. Usage: synthetic_lengths_test.sh BUILD_DIR
+# JOBS=1; a length the task cannot have fails and leaves the earlier OUT as it was; DEVICE
+# reaches evaluate; and recurlab_analyze reports the file.
+# Usage: synthetic_lengths_test.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$(cd "$1" && pwd)
@@ -43,6 +44,12 @@ if BUILD=$build JOBS=2 scripts/synthetic-lengths.sh "$run" parity 4,0 "$tmp/one.
 else
   check "the error names --lengths" grep -q -- "--lengths" "$tmp/err"
   check "OUT left as it was" cmp "$tmp/one.csv" "$tmp/kept.csv"
+fi
+
+if BUILD=$build DEVICE=nowhere scripts/synthetic-lengths.sh "$run" parity 4 "$tmp/one.csv" 2> "$tmp/err"; then
+  echo "FAILED: DEVICE=nowhere was accepted"; failures=$((failures + 1))
+else
+  check "DEVICE reaches evaluate" grep -q -- "--device" "$tmp/err"
 fi
 
 # The default OUT is what the report reads.
