@@ -7,15 +7,15 @@ do for [format in "png pdf"] {
   if (format eq 'pdf') { set terminal pdfcairo size 9.375in,5.833333333in font 'Sans,11' enhanced dashlength 1.5 }
   set output 'accuracy_at_lengths.'.format
   set multiplot
-  # panel 1: parity, width 64
+  # panel 1: cycle, width 64
   reset
   set lmargin at screen 0.08888888889
-  set rmargin at screen 0.9777777778
+  set rmargin at screen 0.4777777778
   set bmargin at screen 0.2642857143
   set tmargin at screen 0.9321428571
   set border 3 lw 1
   set tics nomirror out scale 0.6
-  set title 'parity, width 64' noenhanced font ',12' offset 0,-0.3
+  set title 'cycle, width 64' noenhanced font ',12' offset 0,-0.3
   set xlabel 'sequence length' noenhanced
   set ylabel 'accuracy (%)' noenhanced
   set grid xtics ytics lc rgb '#d9d9d9' lw 1
@@ -37,6 +37,36 @@ do for [format in "png pdf"] {
        data index 8 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 3 pt 12 ps 0.8 notitle, \
        data index 9 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 3 pt 10 ps 0.8 notitle, \
        data index 10 using 1:2 with lines lw 1.5 dt 2 lc rgb '#444444' notitle
+  # panel 2: parity, width 64
+  reset
+  set lmargin at screen 0.5888888889
+  set rmargin at screen 0.9777777778
+  set bmargin at screen 0.2642857143
+  set tmargin at screen 0.9321428571
+  set border 3 lw 1
+  set tics nomirror out scale 0.6
+  set title 'parity, width 64' noenhanced font ',12' offset 0,-0.3
+  set xlabel 'sequence length' noenhanced
+  set ylabel 'accuracy (%)' noenhanced
+  set grid xtics ytics lc rgb '#d9d9d9' lw 1
+  set xrange [17.41101127:1470.333894]
+  set logscale x 2
+  set xtics ('32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1k' 1024)
+  unset mxtics
+  set yrange [0:100]
+  set format y '% h'
+  unset key
+  plot data index 11 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 1 pt 7 ps 0.8 notitle, \
+       data index 12 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 1 pt 5 ps 0.8 notitle, \
+       data index 13 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 1 pt 9 ps 0.8 notitle, \
+       data index 14 using 1:2 with linespoints lw 2 lc rgb '#D55E00' dt 1 pt 13 ps 0.8 notitle, \
+       data index 15 using 1:2 with linespoints lw 2 lc rgb '#56B4E9' dt 1 pt 11 ps 0.8 notitle, \
+       data index 16 using 1:2 with linespoints lw 2 lc rgb '#CC79A7' dt 1 pt 6 ps 0.8 notitle, \
+       data index 17 using 1:2 with linespoints lw 2 lc rgb '#000000' dt 1 pt 4 ps 0.8 notitle, \
+       data index 18 using 1:2 with linespoints lw 2 lc rgb '#0072B2' dt 3 pt 8 ps 0.8 notitle, \
+       data index 19 using 1:2 with linespoints lw 2 lc rgb '#E69F00' dt 3 pt 12 ps 0.8 notitle, \
+       data index 20 using 1:2 with linespoints lw 2 lc rgb '#009E73' dt 3 pt 10 ps 0.8 notitle, \
+       data index 21 using 1:2 with lines lw 1.5 dt 2 lc rgb '#444444' notitle
   # the key shared by every panel
   reset
   unset border
