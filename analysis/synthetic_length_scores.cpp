@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace recurlab::analysis {
 namespace {
@@ -37,6 +38,8 @@ std::vector<LengthScore> readLengthScores(const std::string& path) {
       throw std::runtime_error(path + ":1: the header lacks the column '" + name +
                                "' (scripts/synthetic-lengths.sh writes it)");
   std::vector<LengthScore> scores;
+  // A row repeated (files appended to one another) would count its questions twice.
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, int64_t>, int64_t> first_line;
   for (int64_t number = 2; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
@@ -73,6 +76,14 @@ std::vector<LengthScore> readLengthScores(const std::string& path) {
     if (s.right > s.questions)
       throw std::runtime_error(where + ": right " + std::to_string(s.right) + " exceeds questions " +
                                std::to_string(s.questions));
+    const auto [at, fresh] = first_line.insert(
+        {{s.task, s.model, s.width, s.lr_index, s.seed, s.length}, number});
+    if (!fresh)
+      throw std::runtime_error(where + ": a second row for " + s.task + " " + s.model + " width " +
+                               std::to_string(s.width) + " lr_index " + std::to_string(s.lr_index) +
+                               " seed " + std::to_string(s.seed) + " length " +
+                               std::to_string(s.length) + " (the first is line " +
+                               std::to_string(at->second) + ")");
     scores.push_back(std::move(s));
   }
   return scores;

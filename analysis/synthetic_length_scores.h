@@ -14,7 +14,8 @@ struct LengthScore {
 };
 
 // The rows of one such file. Throws naming the file, the line and what was expected on a
-// missing column, a row of the wrong width, a number that is not one or right > questions.
+// missing column, a row of the wrong width, a number that is not one, right > questions or a
+// second row for the same model, rate, seed and length.
 std::vector<LengthScore> readLengthScores(const std::string& path);
 
 // Where scripts/synthetic-lengths.sh writes a task's scores in a run folder.

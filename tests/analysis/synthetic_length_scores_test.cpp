@@ -81,6 +81,12 @@ TEST(SyntheticLengthScores, RefusesMalformedFilesNamingTheLine) {
             std::string::npos);
   EXPECT_NE(errorReading(kHeader + ",lstm,64,0,0,20,1000,1000,1,0,0,0\n").find(":2: empty task"),
             std::string::npos);
+  EXPECT_NE(errorReading(kHeader + "parity,lstm,64,0,0,20,1000,1000,519,519,0.519,0.519\n"
+                                   "parity,lstm,64,1,0,20,1000,1000,519,519,0.519,0.519\n"
+                                   "parity,lstm,64,0,0,20,1000,1000,519,519,0.519,0.519\n")
+                .find(":4: a second row for parity lstm width 64 lr_index 0 seed 0 length 20 "
+                      "(the first is line 2)"),
+            std::string::npos);
   EXPECT_EQ(errorReading(kHeader + "parity,lstm,64,0,0,20,1000,1000,519,519,0.519,0.519\n"), "");
 }
 
