@@ -53,4 +53,6 @@ std::string formatCount(long long value) {
   return value < 0 ? "-" + out : out;
 }
 
+std::string formatPercent(double fraction, int decimals) { return formatFixed(100 * fraction, decimals); }
+
 }  // namespace recurlab::analysis

@@ -11,6 +11,8 @@ std::string formatNumber(double value, int significant = 3);
 std::string formatWithError(double value, double error);
 // Fixed decimals ("76.1"); "–" when not finite.
 std::string formatFixed(double value, int decimals = 1);
+// A fraction as a percentage with fixed decimals (0.934 -> "93.4"); "–" when not finite.
+std::string formatPercent(double fraction, int decimals = 1);
 // An integer with thousands separators ("1,905,302"), as counts of parameters read best.
 std::string formatCount(long long value);
 

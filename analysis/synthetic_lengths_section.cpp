@@ -32,8 +32,6 @@ std::map<RateKey, ByLength> pooledScores(const std::vector<std::string>& files) 
   return pooled;
 }
 
-std::string percent(double x) { return formatFixed(100 * x, 1); }
-
 // The rate of (task, model, width) with the best accuracy at `length` (the lowest of ties).
 const std::pair<const RateKey, ByLength>* bestRateAt(const std::map<RateKey, ByLength>& pooled,
                                                     const SyntheticCell& c, int64_t length) {
@@ -69,13 +67,13 @@ void writeTaskTable(const std::string& task, const std::vector<const SyntheticCe
     for (int64_t l : lengths) {
       const auto at = scores.find(l);
       row.push_back(at == scores.end() ? ReportTable::Cell("–")
-                                       : ReportTable::Cell(percent(at->second.accuracy()),
+                                       : ReportTable::Cell(formatPercent(at->second.accuracy()),
                                                            100 * at->second.accuracy()));
     }
     const auto* best = bestRateAt(pooled, *c, longest);
     const auto rate = best ? rates.find(best->first) : rates.end();
     row.push_back(!best ? "–"
-                        : percent(best->second.at(longest).accuracy()) + " (" +
+                        : formatPercent(best->second.at(longest).accuracy()) + " (" +
                               (rate == rates.end() ? "lr" + std::to_string(std::get<3>(best->first))
                                                    : formatNumber(rate->second, 2)) +
                               ")");

@@ -70,7 +70,7 @@ void writeItemTable(const std::string& task, const std::vector<const SyntheticCe
       column.right += t.right, column.asked += t.asked;
     }
     std::vector<ReportTable::Cell> row = {std::to_string(c->width), c->model,
-                                          ReportTable::Cell(formatFixed(100 * c->test, 1), 100 * c->test)};
+                                          ReportTable::Cell(formatPercent(c->test), 100 * c->test)};
     for (const auto& t : columns)
       row.push_back(t.asked > 0 ? ReportTable::Cell(formatFixed(t.percent(), 1), t.percent())
                                 : ReportTable::Cell("–"));

@@ -25,8 +25,6 @@ using experiments::Hdf5RunLog;
 using Unit = SyntheticUnit;
 using Cell = SyntheticCell;
 
-std::string percent(double x) { return formatFixed(100 * x, 1); }
-
 std::string lengths(const SyntheticLengths& r) {
   return r.min == r.max ? std::to_string(r.max) : std::to_string(r.min) + "–" + std::to_string(r.max);
 }
@@ -53,10 +51,10 @@ void writeAccuracyTable(const std::vector<Cell>& cells, Report& report) {
                                          "dev acc", "test acc", "test exact", "seeds", "s / unit"});
   for (const auto& c : cells)
     table.addRow({c.task, c.model, std::to_string(c.width), formatCount(c.state_size),
-                  formatNumber(c.lr, 2), percent(c.dev),
-                  ReportTable::Cell(percent(c.test) + (c.seeds > 1 ? " ± " + percent(c.test_std) : ""),
+                  formatNumber(c.lr, 2), formatPercent(c.dev),
+                  ReportTable::Cell(formatPercent(c.test) + (c.seeds > 1 ? " ± " + formatPercent(c.test_std) : ""),
                                     100 * c.test),
-                  percent(c.exact), std::to_string(c.seeds), formatFixed(c.seconds, 1)});
+                  formatPercent(c.exact), std::to_string(c.seeds), formatFixed(c.seconds, 1)});
   report.paragraph(
       "Test accuracy (%, over the asked positions; mean ± standard deviation over seeds) at the "
       "learning rate of the grid with the best mean dev accuracy, per task, model and width. "
@@ -71,7 +69,7 @@ void writeAccuracyTable(const std::vector<Cell>& cells, Report& report) {
   for (const auto& c : cells)
     if (c.tied_rates > 1)
       ties.push_back(c.task + " " + c.model + " width " + std::to_string(c.width) + " (" +
-                     std::to_string(c.tied_rates) + " rates at " + percent(c.dev) + "%)");
+                     std::to_string(c.tied_rates) + " rates at " + formatPercent(c.dev) + "%)");
   if (!ties.empty()) {
     std::string list;
     for (size_t i = 0; i < ties.size(); ++i) list += (i ? "; " : "") + ties[i];
